@@ -1,0 +1,36 @@
+# glicko2 — PGXS build.  The version has one source: glicko2.control.
+EXTENSION = glicko2
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
+
+MODULE_big = $(EXTENSION)
+OBJS = $(patsubst %.c,%.o,$(wildcard src/*.c))
+HEADERS = $(wildcard src/*.h)
+
+DATA_built = $(EXTENSION)--$(EXTVERSION).sql
+DATA = $(wildcard upgrade/$(EXTENSION)--*--*.sql)
+
+REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+REGRESS_OPTS = --load-extension=$(EXTENSION)
+ISOLATION = $(patsubst specs/%.spec,%,$(sort $(wildcard specs/*.spec)))
+ISOLATION_OPTS = --load-extension=$(EXTENSION)
+
+EXTRA_CLEAN = test/unit/math_test
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+$(EXTENSION)--$(EXTVERSION).sql: $(EXTENSION).sql
+	cp $< $@
+
+$(OBJS): $(HEADERS)
+
+# The PostgreSQL-free mathematics, tested on its own.
+test/unit/math_test: test/unit/math_test.c src/glicko_math.c src/glicko_math.h
+	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
+		test/unit/math_test.c src/glicko_math.c -lm
+
+unittest: test/unit/math_test
+	test/unit/math_test
+
+.PHONY: unittest

@@ -1,0 +1,414 @@
+/*
+ * glicko_math.c — Glicko-2 and Glicko-1 rating updates, PostgreSQL-free.
+ *
+ * Step numbers refer to Glickman, "Example of the Glicko-2 system" (2022).
+ */
+#include "glicko_math.h"
+
+#include <math.h>
+
+#define PI_SQUARED (M_PI * M_PI)
+
+/* Glicko-1's q = ln(10) / 400. */
+#define GLICKO1_Q (M_LN10 / 400.0)
+
+bool
+glicko_valid_rating_value(double rating)
+{
+	return isfinite(rating);
+}
+
+bool
+glicko_valid_positive(double x)
+{
+	return isfinite(x) && x > 0.0;
+}
+
+bool
+glicko_valid_score(double score)
+{
+	return isfinite(score) && score >= 0.0 && score <= 1.0;
+}
+
+/*
+ * The logistic pair E = 1/(1 + exp(-z)) and 1 - E = 1/(1 + exp(z)), each
+ * computed without subtraction so that a lopsided game keeps its small
+ * probability instead of rounding it to zero on one side only.
+ */
+static inline void
+logistic_pair(double z, double *e, double *one_minus_e)
+{
+	if (z >= 0.0)
+	{
+		double		t = exp(-z);
+
+		*e = 1.0 / (1.0 + t);
+		*one_minus_e = t / (1.0 + t);
+	}
+	else
+	{
+		double		t = exp(z);
+
+		*e = t / (1.0 + t);
+		*one_minus_e = 1.0 / (1.0 + t);
+	}
+}
+
+/* Step 3: g(phi) = 1 / sqrt(1 + 3 phi^2 / pi^2), on the Glicko-2 scale. */
+static inline double
+g_of_phi(double phi)
+{
+	return 1.0 / sqrt(1.0 + 3.0 * phi * phi / PI_SQUARED);
+}
+
+double
+glicko2_g(double opponent_rd)
+{
+	return g_of_phi(opponent_rd / GLICKO2_SCALE);
+}
+
+/* Step 3: E(mu, mu_j, phi_j). */
+double
+glicko2_expected(double rating, double opponent_rating, double opponent_rd)
+{
+	double		e,
+				one_minus_e;
+
+	logistic_pair(glicko2_g(opponent_rd) * (rating - opponent_rating) / GLICKO2_SCALE,
+				  &e, &one_minus_e);
+	return e;
+}
+
+/*
+ * The predicted score of a against b counting both players' uncertainty:
+ * Glickman's E with g(sqrt(phi_a^2 + phi_b^2)), so p(a,b) + p(b,a) = 1.
+ */
+double
+glicko2_win_probability(const Glicko2Rating *a, const Glicko2Rating *b)
+{
+	double		phi = hypot(a->rd, b->rd) / GLICKO2_SCALE;
+	double		e,
+				one_minus_e;
+
+	logistic_pair(g_of_phi(phi) * (a->rating - b->rating) / GLICKO2_SCALE,
+				  &e, &one_minus_e);
+	return e;
+}
+
+/*
+ * Add one game: g(phi_j) for the information of Step 3, s_j - E for the
+ * sum shared by Steps 4 and 7.  s - E is written so that it is exact for
+ * a win (1 - E) and a loss (-E) without cancellation.
+ */
+static inline void
+add_game(GlickoSums *sums, double g, double z, double score)
+{
+	double		e,
+				one_minus_e;
+
+	logistic_pair(z, &e, &one_minus_e);
+	sums->information += g * g * e * one_minus_e;
+	sums->surprise += g * (score * one_minus_e - (1.0 - score) * e);
+	sums->games++;
+}
+
+void
+glicko2_add_game(GlickoSums *sums, double rating, double opponent_rating,
+				 double opponent_rd, double score)
+{
+	double		g = glicko2_g(opponent_rd);
+
+	add_game(sums, g, g * (rating - opponent_rating) / GLICKO2_SCALE, score);
+}
+
+void
+glicko_merge_sums(GlickoSums *into, const GlickoSums *from)
+{
+	into->information += from->information;
+	into->surprise += from->surprise;
+	into->games += from->games;
+}
+
+/* Step 5.1: f(x), the function whose root is ln(sigma'^2). */
+typedef struct VolatilityProblem
+{
+	double		delta_sq;
+	double		phi_sq;
+	double		v;
+	double		a;
+	double		tau_sq;
+} VolatilityProblem;
+
+static inline double
+f_of_x(const VolatilityProblem *p, double x)
+{
+	double		ex = exp(x);
+	double		d = p->phi_sq + p->v + ex;
+
+	return ex * (p->delta_sq - p->phi_sq - p->v - ex) / (2.0 * d * d)
+		- (x - p->a) / p->tau_sq;
+}
+
+static inline void
+trace_iteration(Glicko2Trace *trace, double A, double B, double fA, double fB)
+{
+	if (trace && trace->n_iterations <= GLICKO2_MAX_ILLINOIS)
+	{
+		Glicko2Iteration *it = &trace->iterations[trace->n_iterations++];
+
+		it->A = A;
+		it->B = B;
+		it->fA = fA;
+		it->fB = fB;
+	}
+}
+
+/*
+ * Step 5: the Illinois procedure for sigma', exactly as the paper gives it
+ * (including "f_C f_B <= 0"), with every loop bounded.
+ */
+static GlickoStatus
+new_volatility(const VolatilityProblem *p, double tau,
+			   double *sigma_new, Glicko2Trace *trace)
+{
+	double		A = p->a;
+	double		B;
+	double		fA,
+				fB;
+	int			iterations = 0;
+
+	/* Step 5.2 */
+	if (p->delta_sq > p->phi_sq + p->v)
+		B = log(p->delta_sq - p->phi_sq - p->v);
+	else
+	{
+		int			k = 1;
+
+		while (f_of_x(p, p->a - k * tau) < 0.0)
+		{
+			if (++k > GLICKO2_MAX_BRACKET)
+				return GLICKO_NO_CONVERGENCE;
+		}
+		B = p->a - k * tau;
+		if (trace)
+			trace->k = k;
+	}
+
+	/* Step 5.3 */
+	fA = f_of_x(p, A);
+	fB = f_of_x(p, B);
+	if (!isfinite(B) || !isfinite(fA) || !isfinite(fB))
+		return GLICKO_OUT_OF_RANGE;
+	trace_iteration(trace, A, B, fA, fB);
+
+	/* Step 5.4 */
+	while (fabs(B - A) > GLICKO2_EPSILON)
+	{
+		double		C,
+					fC;
+
+		if (++iterations > GLICKO2_MAX_ILLINOIS)
+			return GLICKO_NO_CONVERGENCE;
+		if (fB == fA)			/* the bracket has already closed on a root */
+			break;
+
+		C = A + (A - B) * fA / (fB - fA);
+		fC = f_of_x(p, C);
+		if (!isfinite(C) || !isfinite(fC))
+			return GLICKO_OUT_OF_RANGE;
+
+		if (fC * fB <= 0.0)
+		{
+			A = B;
+			fA = fB;
+		}
+		else
+			fA = fA / 2.0;
+		B = C;
+		fB = fC;
+		trace_iteration(trace, A, B, fA, fB);
+	}
+
+	/* Step 5.5 */
+	*sigma_new = exp(A / 2.0);
+	return GLICKO_OK;
+}
+
+static GlickoStatus
+check_glicko2_result(const Glicko2Rating *r)
+{
+	if (!isfinite(r->rating) || !glicko_valid_positive(r->rd) ||
+		!glicko_valid_positive(r->volatility))
+		return GLICKO_OUT_OF_RANGE;
+	return GLICKO_OK;
+}
+
+/*
+ * Steps 2-8 for one player, given the sums over the period's games.  With
+ * no games (or games whose every E saturated, so that they carry no
+ * information and v would be infinite) only Step 6 applies.
+ */
+GlickoStatus
+glicko2_update(const Glicko2Rating *player, const GlickoSums *sums,
+			   double tau, Glicko2Rating *result, Glicko2Trace *trace)
+{
+	double		mu = (player->rating - GLICKO2_CENTRE) / GLICKO2_SCALE;
+	double		phi = player->rd / GLICKO2_SCALE;
+	double		sigma = player->volatility;
+	double		sigma_new,
+				phi_star,
+				phi_new,
+				mu_new;
+
+	if (trace)
+	{
+		trace->mu = mu;
+		trace->phi = phi;
+		trace->k = 0;
+		trace->n_iterations = 0;
+		trace->no_information = false;
+	}
+
+	if (sums->games == 0 || sums->information == 0.0)
+	{
+		/* Step 6 alone: rating and volatility stay, phi grows. */
+		sigma_new = sigma;
+		phi_star = sqrt(phi * phi + sigma * sigma);
+		phi_new = phi_star;
+		mu_new = mu;
+		if (trace)
+		{
+			trace->no_information = true;
+			trace->v = INFINITY;
+			trace->delta = 0.0;
+			trace->a = log(sigma * sigma);
+		}
+	}
+	else
+	{
+		VolatilityProblem p;
+		GlickoStatus status;
+
+		/* Steps 3 and 4 */
+		p.v = 1.0 / sums->information;
+		p.delta_sq = p.v * sums->surprise * (p.v * sums->surprise);
+		p.phi_sq = phi * phi;
+		p.a = log(sigma * sigma);
+		p.tau_sq = tau * tau;
+		if (!isfinite(p.v) || !isfinite(p.delta_sq))
+			return GLICKO_OUT_OF_RANGE;
+		if (trace)
+		{
+			trace->v = p.v;
+			trace->delta = p.v * sums->surprise;
+			trace->a = p.a;
+		}
+
+		/* Step 5 */
+		status = new_volatility(&p, tau, &sigma_new, trace);
+		if (status != GLICKO_OK)
+			return status;
+
+		/* Steps 6 and 7 */
+		phi_star = sqrt(phi * phi + sigma_new * sigma_new);
+		phi_new = 1.0 / sqrt(1.0 / (phi_star * phi_star) + sums->information);
+		mu_new = mu + phi_new * phi_new * sums->surprise;
+	}
+
+	if (trace)
+	{
+		trace->sigma_new = sigma_new;
+		trace->phi_star = phi_star;
+		trace->phi_new = phi_new;
+		trace->mu_new = mu_new;
+	}
+
+	/* Step 8 */
+	result->rating = GLICKO2_SCALE * mu_new + GLICKO2_CENTRE;
+	result->rd = GLICKO2_SCALE * phi_new;
+	result->volatility = sigma_new;
+	return check_glicko2_result(result);
+}
+
+/*
+ * Step 6 for `periods` periods without games: phi' = sqrt(phi^2 + t sigma^2).
+ * The cap stops growth at max_rd (INFINITY: no cap) but never lowers an RD
+ * that was already above it: sitting out cannot make a rating more certain.
+ */
+GlickoStatus
+glicko2_idle(const Glicko2Rating *player, double periods, double max_rd,
+			 Glicko2Rating *result)
+{
+	double		phi = player->rd / GLICKO2_SCALE;
+	double		rd = GLICKO2_SCALE * sqrt(phi * phi + periods * player->volatility * player->volatility);
+
+	if (rd > max_rd)
+		rd = fmax(player->rd, max_rd);
+	result->rating = player->rating;
+	result->rd = rd;
+	result->volatility = player->volatility;
+	return check_glicko2_result(result);
+}
+
+/* Glicko-1: g(RD) = 1 / sqrt(1 + 3 q^2 RD^2 / pi^2). */
+double
+glicko1_g(double opponent_rd)
+{
+	return 1.0 / sqrt(1.0 + 3.0 * GLICKO1_Q * GLICKO1_Q * opponent_rd * opponent_rd / PI_SQUARED);
+}
+
+/* Glicko-1: E = 1 / (1 + 10^(-g (r - r_j) / 400)). */
+double
+glicko1_expected(double rating, double opponent_rating, double opponent_rd)
+{
+	double		e,
+				one_minus_e;
+
+	logistic_pair(GLICKO1_Q * glicko1_g(opponent_rd) * (rating - opponent_rating),
+				  &e, &one_minus_e);
+	return e;
+}
+
+void
+glicko1_add_game(GlickoSums *sums, double rating, double opponent_rating,
+				 double opponent_rd, double score)
+{
+	double		g = glicko1_g(opponent_rd);
+
+	add_game(sums, g, GLICKO1_Q * g * (rating - opponent_rating), score);
+}
+
+/*
+ * Glicko-1's update: 1/d^2 = q^2 sum g^2 E (1 - E);
+ * r' = r + q / (1/RD^2 + 1/d^2) sum g (s - E);  RD' = (1/RD^2 + 1/d^2)^(-1/2).
+ * It needs no iteration, and with no information it leaves RD as it is.
+ */
+GlickoStatus
+glicko1_update(const Glicko1Rating *player, const GlickoSums *sums,
+			   Glicko1Rating *result)
+{
+	double		precision = 1.0 / (player->rd * player->rd) +
+		GLICKO1_Q * GLICKO1_Q * sums->information;
+
+	result->rating = player->rating + GLICKO1_Q / precision * sums->surprise;
+	result->rd = 1.0 / sqrt(precision);
+	if (!isfinite(result->rating) || !glicko_valid_positive(result->rd))
+		return GLICKO_OUT_OF_RANGE;
+	return GLICKO_OK;
+}
+
+/* Glicko-1 between periods: RD' = min(sqrt(RD^2 + c^2 t), max_rd), never lowered. */
+GlickoStatus
+glicko1_idle(const Glicko1Rating *player, double periods, double c,
+			 double max_rd, Glicko1Rating *result)
+{
+	double		rd = sqrt(player->rd * player->rd + c * c * periods);
+
+	if (rd > max_rd)
+		rd = fmax(player->rd, max_rd);
+	result->rating = player->rating;
+	result->rd = rd;
+	if (!isfinite(result->rating) || !glicko_valid_positive(result->rd))
+		return GLICKO_OUT_OF_RANGE;
+	return GLICKO_OK;
+}

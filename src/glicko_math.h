@@ -1,0 +1,139 @@
+/*
+ * glicko_math.h — the Glicko-2 and Glicko-1 rating mathematics.
+ *
+ * Plain C99 with libm: nothing here knows PostgreSQL, so the file can be
+ * compiled, tested and fuzzed on its own.  The algorithm is Mark Glickman's
+ * "Example of the Glicko-2 system" (2022), Steps 1-8, and his "The Glicko
+ * system" for Glicko-1.  Ratings cross this interface on the public scale
+ * (1500 / 350); the Glicko-2 scale (mu, phi) stays inside glicko_math.c.
+ */
+#ifndef GLICKO_MATH_H
+#define GLICKO_MATH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Step 2: one Glicko-2 unit is 173.7178 Glicko points, centred on 1500. */
+#define GLICKO2_SCALE 173.7178
+#define GLICKO2_CENTRE 1500.0
+
+/* Step 1(a): the unrated player. */
+#define GLICKO2_DEFAULT_RATING 1500.0
+#define GLICKO2_DEFAULT_RD 350.0
+#define GLICKO2_DEFAULT_VOLATILITY 0.06
+#define GLICKO2_DEFAULT_TAU 0.5
+
+/* Step 5: the paper's convergence tolerance. */
+#define GLICKO2_EPSILON 0.000001
+
+/*
+ * Loop bounds.  The paper saw at most 19 Illinois iterations in 10 000
+ * simulations and says the Step 5.2 search almost always stops at k = 1;
+ * f(a - k tau) > k/tau - 1/2, so the search ends once k exceeds tau/2.
+ * The bounds are far above both and only stop pathological input.
+ */
+#define GLICKO2_MAX_ILLINOIS 200
+#define GLICKO2_MAX_BRACKET 100000
+
+/* Glicko-1's default c: Glickman's "The Glicko system", Step 1, takes
+ * RD 50 back to 350 in 100 periods: c = sqrt((350^2 - 50^2) / 100) ~ 34.6. */
+#define GLICKO1_DEFAULT_C 34.6
+
+typedef struct Glicko2Rating
+{
+	double		rating;
+	double		rd;
+	double		volatility;
+} Glicko2Rating;
+
+typedef struct Glicko1Rating
+{
+	double		rating;
+	double		rd;
+} Glicko1Rating;
+
+/*
+ * What one player's games of one period add up to.  Both Glicko systems
+ * need only two sums over the games, so the state is fixed-size, and two
+ * partial sums over disjoint games combine by addition.
+ *   information = sum g(phi_j)^2 E_j (1 - E_j)      (1/v in Step 3)
+ *   surprise    = sum g(phi_j) (s_j - E_j)          (Delta / v in Step 4)
+ */
+typedef struct GlickoSums
+{
+	double		information;
+	double		surprise;
+	int64_t		games;
+} GlickoSums;
+
+typedef enum GlickoStatus
+{
+	GLICKO_OK = 0,
+	GLICKO_OUT_OF_RANGE,		/* a result does not fit in a double */
+	GLICKO_NO_CONVERGENCE		/* a loop bound was reached */
+} GlickoStatus;
+
+/* One row of the paper's Step 5 iteration table. */
+typedef struct Glicko2Iteration
+{
+	double		A;
+	double		B;
+	double		fA;
+	double		fB;
+} Glicko2Iteration;
+
+/*
+ * Every intermediate quantity of one Glicko-2 update (for explanations).
+ * iterations[0] holds the starting values, as in the paper's table.
+ */
+typedef struct Glicko2Trace
+{
+	double		mu;
+	double		phi;
+	double		v;
+	double		delta;
+	double		a;
+	int			k;				/* Step 5.2 search steps; 0 if not needed */
+	bool		no_information; /* every E saturated: Step 6 only */
+	int			n_iterations;
+	Glicko2Iteration iterations[GLICKO2_MAX_ILLINOIS + 1];
+	double		sigma_new;
+	double		phi_star;
+	double		phi_new;
+	double		mu_new;
+} Glicko2Trace;
+
+/* Validity of values: finite, and RD, volatility and tau positive. */
+extern bool glicko_valid_rating_value(double rating);
+extern bool glicko_valid_positive(double x);
+extern bool glicko_valid_score(double score);
+
+/* Glicko-2 (Step 3's g and E on the Glicko-2 scale, inputs on the public scale). */
+extern double glicko2_g(double opponent_rd);
+extern double glicko2_expected(double rating, double opponent_rating, double opponent_rd);
+extern double glicko2_win_probability(const Glicko2Rating *a, const Glicko2Rating *b);
+extern void glicko2_add_game(GlickoSums *sums, double rating,
+							 double opponent_rating, double opponent_rd,
+							 double score);
+extern GlickoStatus glicko2_update(const Glicko2Rating *player,
+								   const GlickoSums *sums, double tau,
+								   Glicko2Rating *result, Glicko2Trace *trace);
+extern GlickoStatus glicko2_idle(const Glicko2Rating *player, double periods,
+								 double max_rd, Glicko2Rating *result);
+
+/* Glicko-1. */
+extern double glicko1_g(double opponent_rd);
+extern double glicko1_expected(double rating, double opponent_rating, double opponent_rd);
+extern void glicko1_add_game(GlickoSums *sums, double rating,
+							 double opponent_rating, double opponent_rd,
+							 double score);
+extern GlickoStatus glicko1_update(const Glicko1Rating *player,
+								   const GlickoSums *sums,
+								   Glicko1Rating *result);
+extern GlickoStatus glicko1_idle(const Glicko1Rating *player, double periods,
+								 double c, double max_rd, Glicko1Rating *result);
+
+/* Both systems. */
+extern void glicko_merge_sums(GlickoSums *into, const GlickoSums *from);
+
+#endif							/* GLICKO_MATH_H */

@@ -1,0 +1,312 @@
+/*
+ * period_agg.c — the aggregates glicko2_period and glicko1_period.
+ *
+ * One group is one player's games of one period.  The state is fixed-size:
+ * the player's pre-period rating, tau, and the two sums of GlickoSums, so
+ * memory does not grow with the number of games, and two partial states
+ * combine by adding their sums (parallel and distributed aggregation).
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "libpq/pqformat.h"
+#include "utils/float.h"
+
+#include "rating.h"
+
+typedef struct PeriodState
+{
+	Glicko2Rating player;		/* Glicko-1 leaves volatility at 0 */
+	double		tau;			/* 0 marks a Glicko-1 state */
+	GlickoSums	sums;
+} PeriodState;
+
+#define PERIOD_STATE_SERIAL_SIZE (6 * sizeof(float8) + sizeof(int64))
+
+#ifdef USE_ASSERT_CHECKING
+static void
+AssertValidState(const PeriodState *state)
+{
+	Assert(isfinite(state->player.rating));
+	Assert(state->player.rd > 0.0);
+	Assert(state->sums.games >= 0);
+	Assert(state->sums.information >= 0.0);
+}
+#else
+#define AssertValidState(state) ((void) 0)
+#endif
+
+static MemoryContext
+aggregate_context(FunctionCallInfo fcinfo, const char *fname)
+{
+	MemoryContext aggcontext;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		elog(ERROR, "%s called in non-aggregate context", fname);
+	return aggcontext;
+}
+
+static PeriodState *
+new_state(MemoryContext aggcontext, const Glicko2Rating *player, double tau)
+{
+	PeriodState *state = MemoryContextAllocZero(aggcontext, sizeof(PeriodState));
+
+	state->player = *player;
+	state->tau = tau;
+	return state;
+}
+
+static char *
+state_player_cstring(const Glicko2Rating *player, double tau)
+{
+	Glicko1Rating r1 = {player->rating, player->rd};
+
+	return tau == 0.0 ? glicko1_to_cstring(&r1) : glicko2_to_cstring(player);
+}
+
+/* The player's rating must be the same in every row of a group. */
+static void
+check_same_player(const PeriodState *state, const Glicko2Rating *player,
+				  double tau)
+{
+	if (state->player.rating != player->rating ||
+		state->player.rd != player->rd ||
+		state->player.volatility != player->volatility)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("player rating differs within one group: %s and %s",
+					   state_player_cstring(&state->player, state->tau),
+					   state_player_cstring(player, tau)),
+				errdetail("One group is one player's games of one period, all from the same pre-period rating."),
+				errhint("Group by the player (and period), or check the join that supplies the player's rating."));
+	if (state->tau != tau)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("tau differs within one group: %s and %s",
+					   float8out_internal(state->tau), float8out_internal(tau)));
+}
+
+/*
+ * Shared transition: the player is recorded even from a row whose score is
+ * NULL, so a group with no scored games still yields its Step 6 rating.
+ */
+static PeriodState *
+period_transition(FunctionCallInfo fcinfo, MemoryContext aggcontext,
+				  const Glicko2Rating *player, double tau,
+				  void (*add_game) (GlickoSums *, double, double, double, double),
+				  const Glicko2Rating *opponent, double score, bool has_score)
+{
+	PeriodState *state = PG_ARGISNULL(0) ? NULL : (PeriodState *) PG_GETARG_POINTER(0);
+
+	if (state == NULL)
+		state = new_state(aggcontext, player, tau);
+	else
+		check_same_player(state, player, tau);
+	AssertValidState(state);
+
+	if (has_score)
+		add_game(&state->sums, player->rating, opponent->rating, opponent->rd, score);
+
+	AssertValidState(state);
+	return state;
+}
+
+/* Transition for glicko2_period(player, opponent, score [, tau]). */
+PG_FUNCTION_INFO_V1(glicko2_period_transfn);
+Datum
+glicko2_period_transfn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko2_period_transfn");
+	Glicko2Rating player;
+	Glicko2Rating opponent = {0};
+	double		tau = GLICKO2_DEFAULT_TAU;
+	double		score = 0.0;
+	bool		has_score = !PG_ARGISNULL(3);
+
+	arg_glicko2_or_unrated(fcinfo, 1, &player, "player");
+	if (PG_NARGS() > 4)
+	{
+		if (PG_ARGISNULL(4))
+			ereport(ERROR,
+					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					errmsg("tau must not be NULL"));
+		tau = PG_GETARG_FLOAT8(4);
+		check_positive(tau, "tau");
+	}
+	if (has_score)
+	{
+		score = PG_GETARG_FLOAT8(3);
+		check_score(score);
+		arg_glicko2_or_unrated(fcinfo, 2, &opponent, "opponent");
+	}
+
+	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, tau,
+										glicko2_add_game, &opponent,
+										score, has_score));
+}
+
+/* Transition for glicko1_period(player, opponent, score). */
+PG_FUNCTION_INFO_V1(glicko1_period_transfn);
+Datum
+glicko1_period_transfn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko1_period_transfn");
+	Glicko1Rating p1,
+				o1 = {0};
+	Glicko2Rating player,
+				opponent = {0};
+	double		score = 0.0;
+	bool		has_score = !PG_ARGISNULL(3);
+
+	arg_glicko1_or_unrated(fcinfo, 1, &p1, "player");
+	if (has_score)
+	{
+		score = PG_GETARG_FLOAT8(3);
+		check_score(score);
+		arg_glicko1_or_unrated(fcinfo, 2, &o1, "opponent");
+	}
+	player.rating = p1.rating;
+	player.rd = p1.rd;
+	player.volatility = 0.0;
+	opponent.rating = o1.rating;
+	opponent.rd = o1.rd;
+
+	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, 0.0,
+										glicko1_add_game, &opponent,
+										score, has_score));
+}
+
+/* Combine two partial states over disjoint games of the same player. */
+PG_FUNCTION_INFO_V1(glicko_period_combinefn);
+Datum
+glicko_period_combinefn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko_period_combinefn");
+	PeriodState *a = PG_ARGISNULL(0) ? NULL : (PeriodState *) PG_GETARG_POINTER(0);
+	PeriodState *b = PG_ARGISNULL(1) ? NULL : (PeriodState *) PG_GETARG_POINTER(1);
+
+	if (b == NULL)
+		PG_RETURN_POINTER(a);
+	AssertValidState(b);
+	if (a == NULL)
+	{
+		a = new_state(aggcontext, &b->player, b->tau);
+		a->sums = b->sums;
+		PG_RETURN_POINTER(a);
+	}
+	AssertValidState(a);
+	check_same_player(a, &b->player, b->tau);
+	glicko_merge_sums(&a->sums, &b->sums);
+	AssertValidState(a);
+	PG_RETURN_POINTER(a);
+}
+
+/* Serialize a state for a parallel worker (network byte order). */
+PG_FUNCTION_INFO_V1(glicko_period_serialfn);
+Datum
+glicko_period_serialfn(PG_FUNCTION_ARGS)
+{
+	PeriodState *state = (PeriodState *) PG_GETARG_POINTER(0);
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendfloat8(&buf, state->player.rating);
+	pq_sendfloat8(&buf, state->player.rd);
+	pq_sendfloat8(&buf, state->player.volatility);
+	pq_sendfloat8(&buf, state->tau);
+	pq_sendfloat8(&buf, state->sums.information);
+	pq_sendfloat8(&buf, state->sums.surprise);
+	pq_sendint64(&buf, state->sums.games);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/* Deserialize a state, refusing anything that is not one. */
+PG_FUNCTION_INFO_V1(glicko_period_deserialfn);
+Datum
+glicko_period_deserialfn(PG_FUNCTION_ARGS)
+{
+	bytea	   *bytes = PG_GETARG_BYTEA_PP(0);
+	StringInfoData buf;
+	PeriodState *state;
+
+	aggregate_context(fcinfo, "glicko_period_deserialfn");
+	if (VARSIZE_ANY_EXHDR(bytes) != PERIOD_STATE_SERIAL_SIZE)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				errmsg("invalid glicko period state: %zu bytes, expected %zu",
+					   (size_t) VARSIZE_ANY_EXHDR(bytes),
+					   (size_t) PERIOD_STATE_SERIAL_SIZE));
+
+	buf.data = VARDATA_ANY(bytes);
+	buf.len = VARSIZE_ANY_EXHDR(bytes);
+	buf.maxlen = buf.len;
+	buf.cursor = 0;
+
+	state = palloc(sizeof(PeriodState));
+	state->player.rating = pq_getmsgfloat8(&buf);
+	state->player.rd = pq_getmsgfloat8(&buf);
+	state->player.volatility = pq_getmsgfloat8(&buf);
+	state->tau = pq_getmsgfloat8(&buf);
+	state->sums.information = pq_getmsgfloat8(&buf);
+	state->sums.surprise = pq_getmsgfloat8(&buf);
+	state->sums.games = pq_getmsgint64(&buf);
+	pq_getmsgend(&buf);
+
+	if (!glicko_valid_rating_value(state->player.rating) ||
+		!glicko_valid_positive(state->player.rd) ||
+		!isfinite(state->player.volatility) || !isfinite(state->tau) ||
+		!isfinite(state->sums.information) || state->sums.information < 0.0 ||
+		!isfinite(state->sums.surprise) || state->sums.games < 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				errmsg("invalid glicko period state"));
+
+	PG_RETURN_POINTER(state);
+}
+
+/* Final: the paper's Steps 2-8 (Step 6 alone for a group without games). */
+PG_FUNCTION_INFO_V1(glicko2_period_finalfn);
+Datum
+glicko2_period_finalfn(PG_FUNCTION_ARGS)
+{
+	PeriodState *state;
+	Glicko2Rating result;
+	GlickoStatus status;
+
+	aggregate_context(fcinfo, "glicko2_period_finalfn");
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	state = (PeriodState *) PG_GETARG_POINTER(0);
+	AssertValidState(state);
+
+	status = glicko2_update(&state->player, &state->sums, state->tau, &result, NULL);
+	if (status != GLICKO_OK)
+		report_glicko_status(status, psprintf("glicko2 update of player %s",
+											  glicko2_to_cstring(&state->player)));
+	PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &result));
+}
+
+/* Final: Glicko-1's update (the rating unchanged for a group without games). */
+PG_FUNCTION_INFO_V1(glicko1_period_finalfn);
+Datum
+glicko1_period_finalfn(PG_FUNCTION_ARGS)
+{
+	PeriodState *state;
+	Glicko1Rating player,
+				result;
+	GlickoStatus status;
+
+	aggregate_context(fcinfo, "glicko1_period_finalfn");
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	state = (PeriodState *) PG_GETARG_POINTER(0);
+	AssertValidState(state);
+
+	player.rating = state->player.rating;
+	player.rd = state->player.rd;
+	status = glicko1_update(&player, &state->sums, &result);
+	if (status != GLICKO_OK)
+		report_glicko_status(status, psprintf("glicko1 update of player %s",
+											  glicko1_to_cstring(&player)));
+	PG_RETURN_DATUM(glicko1_get_datum(fcinfo, &result));
+}

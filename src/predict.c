@@ -1,0 +1,46 @@
+/*
+ * predict.c — predictions from ratings: the paper's g and E, and the win
+ * probability that counts both players' uncertainty.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include "rating.h"
+
+/* glicko2_g(rd): the paper's g(phi) for an opponent's RD (public scale). */
+PG_FUNCTION_INFO_V1(glicko2_g_sql);
+Datum
+glicko2_g_sql(PG_FUNCTION_ARGS)
+{
+	double		rd = PG_GETARG_FLOAT8(0);
+
+	check_positive(rd, "rd");
+	PG_RETURN_FLOAT8(glicko2_g(rd));
+}
+
+/* glicko2_expected(player, opponent): the paper's E(mu, mu_j, phi_j). */
+PG_FUNCTION_INFO_V1(glicko2_expected_sql);
+Datum
+glicko2_expected_sql(PG_FUNCTION_ARGS)
+{
+	Glicko2Rating player,
+				opponent;
+
+	datum_get_glicko2(PG_GETARG_DATUM(0), &player, "player");
+	datum_get_glicko2(PG_GETARG_DATUM(1), &opponent, "opponent");
+	PG_RETURN_FLOAT8(glicko2_expected(player.rating, opponent.rating, opponent.rd));
+}
+
+/* glicko2_win_probability(a, b): a's predicted score against b, both RDs counted. */
+PG_FUNCTION_INFO_V1(glicko2_win_probability_sql);
+Datum
+glicko2_win_probability_sql(PG_FUNCTION_ARGS)
+{
+	Glicko2Rating a,
+				b;
+
+	datum_get_glicko2(PG_GETARG_DATUM(0), &a, "a");
+	datum_get_glicko2(PG_GETARG_DATUM(1), &b, "b");
+	PG_RETURN_FLOAT8(glicko2_win_probability(&a, &b));
+}

@@ -1,0 +1,285 @@
+/*
+ * rating.c — the rating composites: reading, validating, building, and the
+ * validating constructors glicko2_rating(...) and glicko1_rating(...).
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/float.h"
+
+#include "rating.h"
+
+PG_MODULE_MAGIC;
+
+static const char *const rating_fields[] = {"rating", "rd", "volatility"};
+
+char *
+glicko2_to_cstring(const Glicko2Rating *r)
+{
+	return psprintf("(%s,%s,%s)", float8out_internal(r->rating),
+					float8out_internal(r->rd), float8out_internal(r->volatility));
+}
+
+char *
+glicko1_to_cstring(const Glicko1Rating *r)
+{
+	return psprintf("(%s,%s)", float8out_internal(r->rating),
+					float8out_internal(r->rd));
+}
+
+void
+check_positive(double x, const char *what)
+{
+	if (!glicko_valid_positive(x))
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("%s must be a positive finite number, not %s",
+					   what, float8out_internal(x)));
+}
+
+void
+check_nonnegative(double x, const char *what)
+{
+	if (!isfinite(x) || x < 0.0)
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("%s must be a finite number of at least 0, not %s",
+					   what, float8out_internal(x)));
+}
+
+void
+check_score(double score)
+{
+	if (!glicko_valid_score(score))
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("score must be between 0 and 1, not %s",
+					   float8out_internal(score)),
+				errdetail("A score is the player's result: 1 win, 0.5 draw, 0 loss."));
+}
+
+static inline void
+check_field(bool ok, const char *what, const char *field, double value)
+{
+	if (!ok)
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("%s has invalid %s %s", what, field, float8out_internal(value)),
+				errdetail("A rating must be finite; rd and volatility must be positive and finite."));
+}
+
+void
+check_glicko2(const Glicko2Rating *r, const char *what)
+{
+	check_field(glicko_valid_rating_value(r->rating), what, "rating", r->rating);
+	check_field(glicko_valid_positive(r->rd), what, "rd", r->rd);
+	check_field(glicko_valid_positive(r->volatility), what, "volatility", r->volatility);
+}
+
+void
+check_glicko1(const Glicko1Rating *r, const char *what)
+{
+	check_field(glicko_valid_rating_value(r->rating), what, "rating", r->rating);
+	check_field(glicko_valid_positive(r->rd), what, "rd", r->rd);
+}
+
+void
+report_glicko_status(GlickoStatus status, const char *what)
+{
+	switch (status)
+	{
+		case GLICKO_OK:
+			return;
+		case GLICKO_OUT_OF_RANGE:
+			ereport(ERROR,
+					errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					errmsg("%s is out of range", what),
+					errdetail("The result would not be a finite rating with a positive RD and volatility."));
+			break;
+		case GLICKO_NO_CONVERGENCE:
+			ereport(ERROR,
+					errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					errmsg("%s did not converge", what),
+					errdetail("The volatility iteration of Step 5 reached its bound of %d steps.",
+							  GLICKO2_MAX_ILLINOIS));
+			break;
+	}
+}
+
+/*
+ * Read the float8 fields of a rating composite in place.
+ *
+ * This runs twice per row in the aggregates, so it avoids the copy that
+ * DatumGetHeapTupleHeader makes of a value stored with a 1-byte varlena
+ * header (every composite read from a table).  Such a value is the tuple
+ * header minus its first 3 bytes, unaligned: fields are located relative to
+ * VARDATA_ANY and read with memcpy.  All fields are float8, so field i sits
+ * at t_hoff + 8 i when there are no NULLs.
+ */
+#define HEADER_FIELD(body, field) \
+	((body) + offsetof(HeapTupleHeaderData, field) - VARHDRSZ)
+
+static void
+read_float8_fields(Datum d, double *out, int nfields, const char *what)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+	const char *body;
+	uint16		infomask;
+	uint16		infomask2;
+	uint8		hoff;
+	int			i;
+
+	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+		v = pg_detoast_datum(v);
+	body = VARDATA_ANY(v);
+
+	memcpy(&infomask, HEADER_FIELD(body, t_infomask), sizeof(infomask));
+	memcpy(&infomask2, HEADER_FIELD(body, t_infomask2), sizeof(infomask2));
+	memcpy(&hoff, HEADER_FIELD(body, t_hoff), sizeof(hoff));
+
+	if ((infomask2 & HEAP_NATTS_MASK) == nfields && (infomask & HEAP_HASNULL))
+	{
+		const bits8 *bits = (const bits8 *) HEADER_FIELD(body, t_bits);
+
+		for (i = 0; i < nfields; i++)
+			if (att_isnull(i, bits))
+				ereport(ERROR,
+						errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						errmsg("%s %s must not be NULL", what, rating_fields[i]),
+						errhint("A NULL rating means an unrated player; a rating with a NULL field is an error."));
+	}
+
+	if ((infomask2 & HEAP_NATTS_MASK) != nfields ||
+		hoff < SizeofHeapTupleHeader ||
+		hoff - VARHDRSZ + nfields * sizeof(float8) > VARSIZE_ANY_EXHDR(v))
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("%s is not a rating of %d float8 fields", what, nfields));
+
+	memcpy(out, body + hoff - VARHDRSZ, nfields * sizeof(float8));
+}
+
+void
+datum_get_glicko2(Datum d, Glicko2Rating *out, const char *what)
+{
+	double		f[3];
+
+	read_float8_fields(d, f, 3, what);
+	out->rating = f[0];
+	out->rd = f[1];
+	out->volatility = f[2];
+	check_glicko2(out, what);
+}
+
+void
+datum_get_glicko1(Datum d, Glicko1Rating *out, const char *what)
+{
+	double		f[2];
+
+	read_float8_fields(d, f, 2, what);
+	out->rating = f[0];
+	out->rd = f[1];
+	check_glicko1(out, what);
+}
+
+void
+arg_glicko2_or_unrated(FunctionCallInfo fcinfo, int n, Glicko2Rating *out,
+					   const char *what)
+{
+	if (PG_ARGISNULL(n))
+	{
+		out->rating = GLICKO2_DEFAULT_RATING;
+		out->rd = GLICKO2_DEFAULT_RD;
+		out->volatility = GLICKO2_DEFAULT_VOLATILITY;
+	}
+	else
+		datum_get_glicko2(PG_GETARG_DATUM(n), out, what);
+}
+
+void
+arg_glicko1_or_unrated(FunctionCallInfo fcinfo, int n, Glicko1Rating *out,
+					   const char *what)
+{
+	if (PG_ARGISNULL(n))
+	{
+		out->rating = GLICKO2_DEFAULT_RATING;
+		out->rd = GLICKO2_DEFAULT_RD;
+	}
+	else
+		datum_get_glicko1(PG_GETARG_DATUM(n), out, what);
+}
+
+/*
+ * Form the composite result.  The blessed descriptor is looked up once per
+ * call site and kept in fn_extra: aggregates call this once per group.
+ */
+static Datum
+form_rating(FunctionCallInfo fcinfo, const double *fields, int nfields)
+{
+	TupleDesc	tupdesc = (TupleDesc) fcinfo->flinfo->fn_extra;
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+	int			i;
+
+	if (tupdesc == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+		if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+			elog(ERROR, "function returning a rating called in a context that cannot accept a composite");
+		tupdesc = BlessTupleDesc(CreateTupleDescCopy(tupdesc));
+		MemoryContextSwitchTo(old);
+		fcinfo->flinfo->fn_extra = tupdesc;
+	}
+	Assert(tupdesc->natts == nfields);
+
+	for (i = 0; i < nfields; i++)
+		values[i] = Float8GetDatum(fields[i]);
+	return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls));
+}
+
+Datum
+glicko2_get_datum(FunctionCallInfo fcinfo, const Glicko2Rating *r)
+{
+	double		f[3] = {r->rating, r->rd, r->volatility};
+
+	return form_rating(fcinfo, f, 3);
+}
+
+Datum
+glicko1_get_datum(FunctionCallInfo fcinfo, const Glicko1Rating *r)
+{
+	double		f[2] = {r->rating, r->rd};
+
+	return form_rating(fcinfo, f, 2);
+}
+
+/* glicko2_rating(rating, rd, volatility): a checked Glicko-2 rating. */
+PG_FUNCTION_INFO_V1(glicko2_rating_make);
+Datum
+glicko2_rating_make(PG_FUNCTION_ARGS)
+{
+	Glicko2Rating r;
+
+	r.rating = PG_GETARG_FLOAT8(0);
+	r.rd = PG_GETARG_FLOAT8(1);
+	r.volatility = PG_GETARG_FLOAT8(2);
+	check_glicko2(&r, "glicko2_rating");
+	PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &r));
+}
+
+/* glicko1_rating(rating, rd): a checked Glicko-1 rating. */
+PG_FUNCTION_INFO_V1(glicko1_rating_make);
+Datum
+glicko1_rating_make(PG_FUNCTION_ARGS)
+{
+	Glicko1Rating r;
+
+	r.rating = PG_GETARG_FLOAT8(0);
+	r.rd = PG_GETARG_FLOAT8(1);
+	check_glicko1(&r, "glicko1_rating");
+	PG_RETURN_DATUM(glicko1_get_datum(fcinfo, &r));
+}
