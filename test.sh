@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# test.sh — every glicko2 test, from a fresh Debian machine:
+#   installs PostgreSQL 15 and its server-dev package if missing, builds with
+#   -Werror and assertions, installs, then runs in a throwaway cluster
+#   (pg_virtualenv) the unit tests of the mathematics, the pg_regress and
+#   isolation suites (make installcheck) and the shell tests in test/shell/.
+# Ends with one line "N passed, N failed" counting test files.
+set -uo pipefail
+cd "$(dirname "$0")"
+
+bash tools/ensure-deps.sh || exit 1
+
+log=$(mktemp -d)
+passed=0
+failed=0
+count() { # name status
+  if [ "$2" -eq 0 ]; then passed=$((passed + 1)); echo "ok      $1"
+  else failed=$((failed + 1)); echo "FAILED  $1"; fi
+}
+
+echo "== build"
+make -s clean
+if ! make -s PG_CFLAGS="-Werror -DUSE_ASSERT_CHECKING" >"$log/build" 2>&1 || ! make -s install >>"$log/build" 2>&1; then
+  cat "$log/build"; echo "0 passed, 1 failed"; exit 1
+fi
+
+echo "== unit tests of the mathematics"
+make -s unittest >"$log/unit" 2>&1; status=$?
+cat "$log/unit"; count "test/unit/math_test" $status
+
+echo "== regression, isolation and shell tests (pg_virtualenv)"
+pg_virtualenv bash tools/test-in-cluster.sh "$log" >"$log/cluster" 2>&1
+cat "$log/cluster"
+passed=$((passed + $(grep -cE '^ok ' "$log/cluster")))
+failed=$((failed + $(grep -cE '^FAILED ' "$log/cluster")))
+if ! grep -q '^cluster tests done' "$log/cluster"; then
+  echo "the cluster test run did not finish"; failed=$((failed + 1))
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

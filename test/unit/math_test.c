@@ -1,0 +1,150 @@
+/*
+ * math_test.c — unit tests of glicko_math.c, with no PostgreSQL in sight.
+ * Prints one line per failed check and a summary; exits 1 on any failure.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "glicko_math.h"
+
+static int	checks;
+static int	failures;
+
+#define CHECK(cond) check((cond), #cond, __LINE__)
+
+static void
+check(int ok, const char *what, int line)
+{
+	checks++;
+	if (!ok)
+	{
+		failures++;
+		printf("FAILED line %d: %s\n", line, what);
+	}
+}
+
+static int
+close_rel(double x, double want, double rel)
+{
+	return fabs(x / want - 1.0) < rel;
+}
+
+/* The paper's example: 1500/200/0.06 against 1400/30 (won), 1550/100, 1700/300 (lost). */
+static void
+paper_games(GlickoSums *s, void (*add) (GlickoSums *, double, double, double, double))
+{
+	add(s, 1500, 1400, 30, 1);
+	add(s, 1500, 1550, 100, 0);
+	add(s, 1500, 1700, 300, 0);
+}
+
+static void
+test_paper(void)
+{
+	Glicko2Rating p = {1500, 200, 0.06},
+				r;
+	GlickoSums	s = {0};
+	Glicko2Trace t;
+
+	paper_games(&s, glicko2_add_game);
+	CHECK(glicko2_update(&p, &s, 0.5, &r, &t) == GLICKO_OK);
+	CHECK(close_rel(r.rating, 1464.0506705393013, 1e-12));
+	CHECK(close_rel(r.rd, 151.51652412385727, 1e-12));
+	CHECK(close_rel(r.volatility, 0.059995984286488495, 1e-12));
+	CHECK(close_rel(t.v, 1.7789770897, 1e-9));
+	CHECK(close_rel(t.delta, -0.4839332609, 1e-9));
+	CHECK(t.k == 1);
+	CHECK(t.n_iterations == 3);
+	CHECK(fabs(t.iterations[0].A - -5.62682) < 5e-6);
+	CHECK(fabs(t.iterations[0].B - -6.12682) < 5e-6);
+	CHECK(fabs(t.iterations[0].fB - 1.999675) < 5e-6);
+	CHECK(fabs(glicko2_g(30) - 0.9955) < 5e-5);
+	CHECK(fabs(glicko2_g(100) - 0.9531) < 5e-5);
+	CHECK(fabs(glicko2_g(300) - 0.7242) < 5e-5);
+	CHECK(fabs(glicko2_expected(1500, 1400, 30) - 0.639) < 5e-4);
+	CHECK(fabs(glicko2_expected(1500, 1550, 100) - 0.432) < 5e-4);
+	CHECK(fabs(glicko2_expected(1500, 1700, 300) - 0.303) < 5e-4);
+}
+
+static void
+test_glicko1(void)
+{
+	Glicko1Rating p = {1500, 200},
+				r;
+	GlickoSums	s = {0};
+
+	paper_games(&s, glicko1_add_game);
+	CHECK(glicko1_update(&p, &s, &r) == GLICKO_OK);
+	CHECK(fabs(r.rating - 1464.106) < 1e-3);
+	CHECK(fabs(r.rd - 151.399) < 1e-3);
+}
+
+static void
+test_idle(void)
+{
+	Glicko2Rating p = {1500, 200, 0.06},
+				r;
+	Glicko1Rating p1 = {1500, 50},
+				r1;
+
+	CHECK(glicko2_idle(&p, 1, INFINITY, &r) == GLICKO_OK);
+	CHECK(fabs(r.rd - 173.7178 * sqrt(pow(200 / 173.7178, 2) + 0.0036)) < 1e-9);
+	CHECK(glicko2_idle(&p, 1e6, 350, &r) == GLICKO_OK && r.rd == 350);
+	p.rd = 400;
+	CHECK(glicko2_idle(&p, 1, 350, &r) == GLICKO_OK && r.rd == 400);
+	CHECK(glicko1_idle(&p1, 100, GLICKO1_DEFAULT_C, INFINITY, &r1) == GLICKO_OK);
+	CHECK(fabs(r1.rd - 350) < 1);
+}
+
+static void
+test_saturation(void)
+{
+	Glicko2Rating p = {1e6, 50, 0.06},
+				r;
+	GlickoSums	s = {0};
+
+	glicko2_add_game(&s, p.rating, 1500, 50, 0);
+	CHECK(s.information == 0.0);
+	CHECK(glicko2_update(&p, &s, 0.5, &r, NULL) == GLICKO_OK);
+	CHECK(r.rating == p.rating && r.volatility == p.volatility && r.rd > p.rd);
+}
+
+/* Random finite input in wide ranges: finite output, bounded loops, win symmetry. */
+static void
+test_random(void)
+{
+	int			i;
+
+	srand(20221);
+	for (i = 0; i < 20000; i++)
+	{
+		Glicko2Rating p = {-3000 + rand() % 9000, 1 + rand() % 600, 0.001 + (rand() % 1000) / 500.0},
+					q = {-3000 + rand() % 9000, 1 + rand() % 600, 0.06},
+					r;
+		GlickoSums	s = {0};
+		int			games = 1 + rand() % 30,
+					j;
+		GlickoStatus st;
+
+		for (j = 0; j < games; j++)
+			glicko2_add_game(&s, p.rating, -3000 + rand() % 9000, 1 + rand() % 600, (rand() % 3) / 2.0);
+		st = glicko2_update(&p, &s, 0.05 + (rand() % 100) / 50.0, &r, NULL);
+		CHECK(st == GLICKO_OK);
+		if (st == GLICKO_OK)
+			CHECK(isfinite(r.rating) && r.rd > 0 && isfinite(r.rd) && r.volatility > 0 && isfinite(r.volatility));
+		CHECK(fabs(glicko2_win_probability(&p, &q) + glicko2_win_probability(&q, &p) - 1) < 1e-12);
+	}
+}
+
+int
+main(void)
+{
+	test_paper();
+	test_glicko1();
+	test_idle();
+	test_saturation();
+	test_random();
+	printf("math_test: %d checks, %d failed\n", checks, failures);
+	return failures ? 1 : 0;
+}
