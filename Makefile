@@ -34,3 +34,9 @@ unittest: test/unit/math_test
 	test/unit/math_test
 
 .PHONY: unittest
+
+# META.json repeats the version for PGXN; keep it equal to the control file's.
+metacheck:
+	@grep -q '"version": "$(EXTVERSION)' META.json || { echo "META.json version differs from $(EXTVERSION)"; exit 1; }
+
+.PHONY: metacheck
