@@ -20,7 +20,7 @@ count() { # name status
 
 echo "== build"
 make -s clean
-if ! make -s PG_CFLAGS="-Werror -DUSE_ASSERT_CHECKING" >"$log/build" 2>&1 || ! make -s install >>"$log/build" 2>&1; then
+if ! make -s metacheck >"$log/build" 2>&1 || ! make -s PG_CFLAGS="-Werror -DUSE_ASSERT_CHECKING" >>"$log/build" 2>&1 || ! make -s install >>"$log/build" 2>&1; then
   cat "$log/build"; echo "0 passed, 1 failed"; exit 1
 fi
 

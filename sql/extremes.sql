@@ -14,6 +14,8 @@ SELECT label, pg_temp.finite(r) AS finite FROM (
   UNION ALL SELECT 'volatility 5, tau 10', glicko2_period(glicko2_rating(1500, 200, 5), glicko2_rating(1600, 50), 1, 10)
   UNION ALL SELECT 'tau 0.01', glicko2_period(glicko2_rating(1500, 200), glicko2_rating(1600, 50), 1, 0.01)
   UNION ALL SELECT '3400-point upset', glicko2_period(glicko2_rating(1500, 30), glicko2_rating(4900, 30), 1)
+  UNION ALL SELECT '60000-point upset near +1e6', glicko2_period(glicko2_rating(940000, 30), glicko2_rating(1e6, 30), 1)
+  UNION ALL SELECT '100000-point expected loss', glicko2_period(glicko2_rating(1500, 30), glicko2_rating(101500, 30), 0)
   UNION ALL SELECT '3400-point upset, loser', glicko2_period(glicko2_rating(4900, 30), glicko2_rating(1500, 30), 0)
 ) t(label, r);
 

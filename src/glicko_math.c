@@ -5,6 +5,7 @@
  */
 #include "glicko_math.h"
 
+#include <float.h>
 #include <math.h>
 
 #define PI_SQUARED (M_PI * M_PI)
@@ -129,12 +130,22 @@ glicko_merge_sums(GlickoSums *into, const GlickoSums *from)
 	into->games += from->games;
 }
 
-/* Step 5.1: f(x), the function whose root is ln(sigma'^2). */
+/*
+ * Step 5.1: f(x), the function whose root is ln(sigma'^2).
+ *
+ * The paper writes f with v = 1/I and Delta = S/I (I the information, S the
+ * surprise).  For lopsided games I can be as small as 1e-300, where v, Delta^2
+ * and (phi^2 + v + e^x)^2 overflow although f itself is modest.  Multiplying
+ * through by I gives the same function in terms that stay finite:
+ *   f(x) = r (K / (c + t) - r) / 2 - (x - a) / tau^2,
+ *   t = e^x I,  c = phi^2 I + 1,  r = t / (c + t),  K = S^2 / I - phi^2 I - 1,
+ * and Step 5.2's test Delta^2 > phi^2 + v becomes K > 0, its B = ln(K / I).
+ */
 typedef struct VolatilityProblem
 {
-	double		delta_sq;
-	double		phi_sq;
-	double		v;
+	double		log_information;	/* ln I */
+	double		c;
+	double		K;
 	double		a;
 	double		tau_sq;
 } VolatilityProblem;
@@ -142,11 +153,10 @@ typedef struct VolatilityProblem
 static inline double
 f_of_x(const VolatilityProblem *p, double x)
 {
-	double		ex = exp(x);
-	double		d = p->phi_sq + p->v + ex;
+	double		t = exp(x + p->log_information);
+	double		r = 1.0 / (1.0 + p->c * exp(-(x + p->log_information)));
 
-	return ex * (p->delta_sq - p->phi_sq - p->v - ex) / (2.0 * d * d)
-		- (x - p->a) / p->tau_sq;
+	return 0.5 * r * (p->K / (p->c + t) - r) - (x - p->a) / p->tau_sq;
 }
 
 static inline void
@@ -178,8 +188,8 @@ new_volatility(const VolatilityProblem *p, double tau,
 	int			iterations = 0;
 
 	/* Step 5.2 */
-	if (p->delta_sq > p->phi_sq + p->v)
-		B = log(p->delta_sq - p->phi_sq - p->v);
+	if (p->K > 0.0)
+		B = log(p->K) - p->log_information;
 	else
 	{
 		int			k = 1;
@@ -213,6 +223,16 @@ new_volatility(const VolatilityProblem *p, double tau,
 			break;
 
 		C = A + (A - B) * fA / (fB - fA);
+		if (C == A || C == B)
+		{
+			/*
+			 * The step is below one ulp: C is the root to double precision
+			 * and the bracket cannot narrow further (it happens when f is
+			 * ~1e-100 at one end, after games of negligible information).
+			 */
+			A = C;
+			break;
+		}
 		fC = f_of_x(p, C);
 		if (!isfinite(C) || !isfinite(fC))
 			return GLICKO_OUT_OF_RANGE;
@@ -245,8 +265,8 @@ check_glicko2_result(const Glicko2Rating *r)
 
 /*
  * Steps 2-8 for one player, given the sums over the period's games.  With
- * no games (or games whose every E saturated, so that they carry no
- * information and v would be infinite) only Step 6 applies.
+ * no games, or games that carry no information (v infinite), only Step 6
+ * applies.
  */
 GlickoStatus
 glicko2_update(const Glicko2Rating *player, const GlickoSums *sums,
@@ -269,7 +289,11 @@ glicko2_update(const Glicko2Rating *player, const GlickoSums *sums,
 		trace->no_information = false;
 	}
 
-	if (sums->games == 0 || sums->information == 0.0)
+	/*
+	 * Games whose every E saturates carry no information: I is 0 (or below
+	 * the normal range of a double, where 1/I is not representable).
+	 */
+	if (sums->games == 0 || sums->information < DBL_MIN)
 	{
 		/* Step 6 alone: rating and volatility stay, phi grows. */
 		sigma_new = sigma;
@@ -289,18 +313,21 @@ glicko2_update(const Glicko2Rating *player, const GlickoSums *sums,
 		VolatilityProblem p;
 		GlickoStatus status;
 
-		/* Steps 3 and 4 */
-		p.v = 1.0 / sums->information;
-		p.delta_sq = p.v * sums->surprise * (p.v * sums->surprise);
-		p.phi_sq = phi * phi;
+		double		I = sums->information;
+		double		S = sums->surprise;
+
+		/* Steps 3 and 4, as I = 1/v and S = Delta/v (see f_of_x) */
+		p.log_information = log(I);
+		p.c = phi * phi * I + 1.0;
+		p.K = S * S / I - phi * phi * I - 1.0;
 		p.a = log(sigma * sigma);
 		p.tau_sq = tau * tau;
-		if (!isfinite(p.v) || !isfinite(p.delta_sq))
+		if (!isfinite(p.K))
 			return GLICKO_OUT_OF_RANGE;
 		if (trace)
 		{
-			trace->v = p.v;
-			trace->delta = p.v * sums->surprise;
+			trace->v = 1.0 / I;
+			trace->delta = S / I;
 			trace->a = p.a;
 		}
 

@@ -110,6 +110,36 @@ test_saturation(void)
 	CHECK(r.rating == p.rating && r.volatility == p.volatility && r.rd > p.rd);
 }
 
+/*
+ * Lopsided games (gaps of 3 400 to 130 000 points) between saturation and
+ * normal play: finite, no error, and continuous: an expected result leaves
+ * the rating, an upset moves it by about phi*^2 g, whatever the gap.
+ */
+static void
+test_lopsided(void)
+{
+	static const double gaps[] = {3400, 10000, 40000, 60000, 100000, 120000, 130000};
+	Glicko2Rating p = {1500, 30, 0.06},
+				won,
+				lost;
+	size_t		i;
+
+	for (i = 0; i < sizeof(gaps) / sizeof(gaps[0]); i++)
+	{
+		GlickoSums	s = {0};
+
+		glicko2_add_game(&s, p.rating, p.rating + gaps[i], 30, 1);
+		CHECK(glicko2_update(&p, &s, 0.5, &won, NULL) == GLICKO_OK);
+		s = (GlickoSums) {0};
+		glicko2_add_game(&s, p.rating, p.rating + gaps[i], 30, 0);
+		CHECK(glicko2_update(&p, &s, 0.5, &lost, NULL) == GLICKO_OK);
+		CHECK(isfinite(won.rating) && isfinite(won.rd) && isfinite(won.volatility));
+		CHECK(fabs(lost.rating - p.rating) < 1e-6);
+		if (gaps[i] < 120000)
+			CHECK(won.rating > p.rating + 5 && won.rating < p.rating + 7);
+	}
+}
+
 /* Random finite input in wide ranges: finite output, bounded loops, win symmetry. */
 static void
 test_random(void)
@@ -144,6 +174,7 @@ main(void)
 	test_glicko1();
 	test_idle();
 	test_saturation();
+	test_lopsided();
 	test_random();
 	printf("math_test: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
