@@ -339,6 +339,13 @@ glicko2_update(const Glicko2Rating *player, const GlickoSums *sums,
 		/* Steps 6 and 7 */
 		phi_star = sqrt(phi * phi + sigma_new * sigma_new);
 		phi_new = 1.0 / sqrt(1.0 / (phi_star * phi_star) + sums->information);
+		/*
+		 * Games never add uncertainty: phi' <= phi*.  When the information
+		 * is negligible beside 1/phi*^2, the four roundings above can put
+		 * phi' one ulp above phi* (found by fuzz/fuzz_math.c); the paper's
+		 * form is kept, so its example stays bit-exact, and clamped.
+		 */
+		phi_new = fmin(phi_new, phi_star);
 		mu_new = mu + phi_new * phi_new * sums->surprise;
 	}
 
