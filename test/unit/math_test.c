@@ -140,6 +140,104 @@ test_lopsided(void)
 	}
 }
 
+/* Log-uniform random number in [lo, hi]. */
+static double
+log_uniform(double lo, double hi)
+{
+	return exp(log(lo) + (rand() / (double) RAND_MAX) * (log(hi) - log(lo)));
+}
+
+/*
+ * Properties over random input across SPEC's extremes (rating +-1e6, RD
+ * 1e-3..1e4, volatility 1e-6..5, tau 0.01..10, up to 10 000 games):
+ *  - the update succeeds with finite output, the Illinois loop well inside
+ *    its bound;
+ *  - phi' <= phi* (games never add uncertainty);
+ *  - replacing a loss by a draw or a win, or a draw by a win, all else
+ *    equal, never lowers the new rating.
+ * Opponents are drawn near the player so that games carry information.
+ */
+static void
+test_properties(void)
+{
+	static Glicko2Trace t;
+	int			i,
+				max_rows = 0;
+
+	srand(6);
+	for (i = 0; i < 20000; i++)
+	{
+		Glicko2Rating p = {-1e6 + 2e6 * (rand() / (double) RAND_MAX),
+			log_uniform(1e-3, 1e4), log_uniform(1e-6, 5)},
+					r,
+					better;
+		double		tau = log_uniform(0.01, 10);
+		double		opp[8],
+					opp_rd[8],
+					score[8];
+		int			repeat[8],
+					n = 1 + rand() % 8,
+					j,
+					k;
+		GlickoSums	s = {0};
+		GlickoStatus st;
+
+		for (j = 0; j < n; j++)
+		{
+			opp[j] = p.rating + (rand() / (double) RAND_MAX - 0.5) * log_uniform(1, 3000);
+			opp_rd[j] = log_uniform(1e-3, 1e4);
+			score[j] = (rand() % 3) / 2.0;
+			repeat[j] = rand() % 4 == 0 ? 1 + rand() % 2500 : 1;
+			for (k = 0; k < repeat[j]; k++)
+				glicko2_add_game(&s, p.rating, opp[j], opp_rd[j], score[j]);
+		}
+		st = glicko2_update(&p, &s, tau, &r, &t);
+		CHECK(st == GLICKO_OK);
+		if (st != GLICKO_OK)
+			continue;
+		CHECK(isfinite(r.rating) && r.rd > 0 && isfinite(r.rd) &&
+			  r.volatility > 0 && isfinite(r.volatility));
+		CHECK(t.phi_new <= t.phi_star);
+		if (t.n_iterations > max_rows)
+			max_rows = t.n_iterations;
+
+		if (score[0] == 1.0)
+			continue;
+		score[0] = score[0] == 0.0 && rand() % 2 ? 0.5 : 1.0;
+		s = (GlickoSums) {0};
+		for (j = 0; j < n; j++)
+			for (k = 0; k < repeat[j]; k++)
+				glicko2_add_game(&s, p.rating, opp[j], opp_rd[j], score[j]);
+		CHECK(glicko2_update(&p, &s, tau, &better, NULL) == GLICKO_OK);
+		CHECK(better.rating >= r.rating);
+	}
+	CHECK(max_rows < GLICKO2_MAX_ILLINOIS / 4);
+}
+
+/*
+ * phi' <= phi* also when the information is negligible beside 1/phi*^2,
+ * where the paper's formula can round one ulp above phi* (the fuzzer's
+ * first finding).
+ */
+static void
+test_rd_never_grows_from_games(void)
+{
+	static Glicko2Trace t;
+	int			i;
+
+	srand(7);
+	for (i = 0; i < 100000; i++)
+	{
+		Glicko2Rating p = {1500, log_uniform(1e-3, 1e4), log_uniform(1e-6, 5)},
+					r;
+		GlickoSums	s = {log_uniform(1e-300, 1e-3), 0.0, 1};
+
+		s.surprise = (rand() / (double) RAND_MAX - 0.5) * sqrt(s.information);
+		if (glicko2_update(&p, &s, 0.5, &r, &t) == GLICKO_OK)
+			CHECK(t.phi_new <= t.phi_star);
+	}
+}
+
 /* Random finite input in wide ranges: finite output, bounded loops, win symmetry. */
 static void
 test_random(void)
@@ -176,6 +274,8 @@ main(void)
 	test_saturation();
 	test_lopsided();
 	test_random();
+	test_properties();
+	test_rd_never_grows_from_games();
 	printf("math_test: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }
