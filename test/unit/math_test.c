@@ -140,6 +140,40 @@ test_lopsided(void)
 	}
 }
 
+/*
+ * Ratings and RDs near the top of the double range are finite input: g
+ * must not underflow to 0 and r - r_j must not overflow, or 0 * inf makes
+ * E NaN (and NaN sums would fail the aggregate's Assert).
+ */
+static void
+test_huge_values(void)
+{
+	static const double big[] = {1e100, 1e200, 1e308, 1.7976931348623157e308};
+	size_t		i;
+
+	for (i = 0; i < sizeof(big) / sizeof(big[0]); i++)
+	{
+		Glicko2Rating a = {big[i], big[i], 1},
+					b = {-big[i], big[i], 1};
+		GlickoSums	s2 = {0},
+					s1 = {0};
+		double		p = glicko2_win_probability(&a, &b),
+					e = glicko2_expected(a.rating, b.rating, b.rd),
+					e1 = glicko1_expected(a.rating, b.rating, b.rd);
+
+		CHECK(p >= 0.5 && p <= 1.0);
+		CHECK(e >= 0.5 && e <= 1.0);
+		CHECK(e1 >= 0.5 && e1 <= 1.0);
+		CHECK(glicko2_g(big[i]) > 0.0 && glicko1_g(big[i]) > 0.0);
+		glicko2_add_game(&s2, a.rating, b.rating, b.rd, 0);
+		glicko1_add_game(&s1, a.rating, b.rating, b.rd, 0);
+		CHECK(isfinite(s2.information) && isfinite(s2.surprise));
+		CHECK(isfinite(s1.information) && isfinite(s1.surprise));
+	}
+	/* g keeps its paper values, and is continuous at the switch to pi/(sqrt 3 phi) */
+	CHECK(close_rel(glicko2_g(1e100 * GLICKO2_SCALE), glicko2_g(1.0000001e100 * GLICKO2_SCALE), 1e-6));
+}
+
 /* Log-uniform random number in [lo, hi]. */
 static double
 log_uniform(double lo, double hi)
@@ -275,6 +309,7 @@ main(void)
 	test_lopsided();
 	test_random();
 	test_properties();
+	test_huge_values();
 	test_rd_never_grows_from_games();
 	printf("math_test: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
