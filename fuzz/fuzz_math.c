@@ -16,6 +16,7 @@
  * A violated property calls abort(), which libFuzzer reports as a crash;
  * hangs are caught by libFuzzer's -timeout.
  */
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,13 +47,25 @@ take(Reader *r, size_t n)
 	return v;
 }
 
-/* A raw double from 8 bytes (any bit pattern, NaN and infinities included). */
+/*
+ * A double for raw mode: one byte picks either a value from the edges of
+ * the double range (where mutations of random bits rarely land) or the bit
+ * pattern of the next 8 bytes (NaN and infinities included).
+ */
 static double
 take_raw(Reader *r)
 {
-	uint64_t	bits = take(r, 8);
+	static const double edges[] = {
+		DBL_MAX, 1e308, 1e200, 1.5e154, 1e100, 1e15, 1e6, 1500, 350, 1, 0.5,
+		0.06, 1e-6, 1e-100, 1e-300, DBL_MIN, 4.9406564584124654e-324, 0
+	};
+	uint64_t	kind = take(r, 1);
+	uint64_t	bits;
 	double		d;
 
+	if (kind < 2 * sizeof(edges) / sizeof(edges[0]))
+		return (kind & 1 ? -1.0 : 1.0) * edges[kind / 2];
+	bits = take(r, 8);
 	memcpy(&d, &bits, sizeof(d));
 	return d;
 }
