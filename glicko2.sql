@@ -413,10 +413,11 @@ BEGIN
   -- The period in the type of the games' period column.
   BEGIN
     EXECUTE format('SELECT CAST(CAST($1 AS %s) AS text)', period_type) INTO period_text USING period;
-  EXCEPTION WHEN cannot_coerce THEN
+  EXCEPTION WHEN cannot_coerce OR data_exception THEN
     RAISE EXCEPTION 'period % (%) does not convert to %, the type of column "%" of %',
                     period, pg_typeof(period), period_type, period_column, games
-      USING ERRCODE = '42804';
+      USING ERRCODE = CASE WHEN SQLSTATE = '42846' THEN '42804' ELSE SQLSTATE END,
+            DETAIL = SQLERRM;
   END;
 
   -- A second closer waits here until the first commits; writers of games
@@ -510,9 +511,10 @@ BEGIN
             n_players, n_played, n_new, n_games, glicko2_close_period.tau,
             glicko2_close_period.max_rd);
   EXCEPTION WHEN unique_violation THEN
-    RAISE EXCEPTION 'period % of % was closed by a concurrent transaction', period_text, ratings
+    RAISE EXCEPTION 'period % of % not closed: another close of % committed meanwhile', period_text, ratings, ratings
       USING ERRCODE = '40001',
-            DETAIL = 'Another close of this ratings table committed after this one began; nothing was changed.';
+            DETAIL = 'A close of this ratings table committed after this one began; nothing was changed.',
+            HINT = 'Retry: the close then sees the committed one.';
   END;
 
   -- Games written later to this period are refused only by the guard trigger.
