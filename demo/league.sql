@@ -27,25 +27,19 @@ CROSS JOIN LATERAL (SELECT * FROM players b WHERE b.player_id <> a.player_id
 CROSS JOIN LATERAL (SELECT random() AS u,
                            1 / (1 + 10 ^ ((b.strength - a.strength) / 400)) AS pw) r;
 
--- Close the periods in order: players with games get the paper's update from
--- both sides' pre-period ratings, the rest get Step 6.
-DO $$
-BEGIN
-  FOR p IN 1..20 LOOP
-    WITH sides AS (
-      SELECT player_id AS me, opponent_id AS them, score FROM games WHERE period = p
-      UNION ALL
-      SELECT opponent_id, player_id, 1 - score FROM games WHERE period = p
-    ), updated AS (
-      SELECT r.player_id, glicko2_period(r.rating, o.rating, s.score) AS rating
-      FROM ratings r
-      LEFT JOIN sides s ON s.me = r.player_id
-      LEFT JOIN ratings o ON o.player_id = s.them
-      GROUP BY r.player_id
-    )
-    UPDATE ratings r SET rating = u.rating FROM updated u WHERE u.player_id = r.player_id;
-  END LOOP;
-END $$;
+-- Close the periods in order, one CALL each: players with games get the
+-- paper's update from both sides' pre-period ratings, the rest get Step 6.
+-- The trigger refuses games written later to a closed period; every close is
+-- recorded in glicko2_closes, every player's rating per period in history.
+CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON games
+  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
+CREATE TABLE history (player_id int, period int, rating glicko2_rating, PRIMARY KEY (player_id, period));
+SELECT format('CALL glicko2_close_period(''ratings'', ''games'', %s, history => ''history'')', p)
+FROM generate_series(1, 20) p \gexec
+
+\echo
+\echo 'Last closes:'
+SELECT period, players, played, new_players, games FROM glicko2_closes ORDER BY close_number DESC LIMIT 3;
 
 \echo
 \echo 'Leaderboard after 20 periods, by conservative rating (rating - 2 RD):'
