@@ -6,6 +6,7 @@
 # Then it reads the server log for crashes (a backend "terminated by
 # signal", PANIC, failed assertions) and prints one summary line:
 #   statements N, touching glicko2 N, crashes N
+# ("touching glicko2": statements that call a glicko2 function or aggregate).
 # Exit status 0 if there was no crash.  Uses tools/private-pg.sh, so it
 # needs no lock and leaves nothing running.
 set -euo pipefail
@@ -36,8 +37,9 @@ for i in $(seq 1 "$runners"); do
   ( sqlsmith --target="host=$PGHOST port=$PGPORT dbname=league user=smith" \
       --seed=$((4711 + i)) --max-queries="$per" --dump-all-queries --verbose \
       2>"$dir/sqlsmith.$i.err" |
-    awk '/;[[:space:]]*$/ { n++ } /;[[:space:]]*$/ && hit { g++ } /glicko[12]?_[a-z_]+[(]/ { hit = 1 }
-         /;[[:space:]]*$/ { hit = 0 } END { print n + 0, g + 0 }' >"$dir/sqlsmith.$i.count" ) &
+    awk '/glicko[12]?_[a-z_]+[(]/ { hit = 1 }
+         /;[[:space:]]*$/ { n++; if (hit) g++; hit = 0 }
+         END { print n + 0, g + 0 }' >"$dir/sqlsmith.$i.count" ) &
   pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p" || true; done
