@@ -69,7 +69,6 @@ SELECT q, pg_temp.try(q) FROM (VALUES
   ($$SELECT glicko2_lower(('NaN', 350, 0.06)::glicko2_rating)$$),
   ($$SELECT glicko2_upper(glicko2_rating(), 'Infinity')$$),
   ($$SELECT glicko2_confidence_interval(glicko2_rating(), 1)$$),
-  ($$SELECT glicko2_confidence_interval(glicko2_rating(), 0)$$),
   ($$SELECT glicko2_confidence_interval(glicko2_rating(), 'NaN')$$),
   ($$SELECT glicko2_from_scaled((0, 'NaN', 0.06)::glicko2_scaled)$$),
   ($$SELECT glicko2_from_scaled((1e308, 1, 0.06)::glicko2_scaled)$$),
