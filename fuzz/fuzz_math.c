@@ -161,6 +161,23 @@ check_others(const Glicko2Rating *p, const Game *g, int n)
 	if (glicko1_idle(&p1, g[0].score * 100.0, GLICKO1_DEFAULT_C, INFINITY, &r1) == GLICKO_OK &&
 		!(isfinite(r1.rating) && glicko_valid_positive(r1.rd)))
 		fail();
+	/* intervals and the Glicko-2 scale: finite when they succeed */
+	{
+		double		lower,
+					upper,
+					conf = g[0].score < 1.0 ? g[0].score : 0.5,
+					k = glicko_confidence_deviations(conf);
+		Glicko2Scaled sc;
+
+		if (!(isfinite(k) && k >= 0.0))
+			fail();
+		if (glicko_interval(p->rating, p->rd, k, &lower, &upper) == GLICKO_OK &&
+			!(isfinite(lower) && isfinite(upper) && lower <= upper))
+			fail();
+		glicko2_to_scaled(p, &sc);
+		if (glicko2_from_scaled(&sc, &r2) == GLICKO_OK && !finite_rating(&r2))
+			fail();
+	}
 	e = glicko2_win_probability(p, &o);
 	if (!(e >= 0.0 && e <= 1.0))
 		fail();
