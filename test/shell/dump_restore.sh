@@ -7,8 +7,8 @@
 # pg_extension_config_dump), and the restored data rates the same.
 # Run by test.sh inside the throwaway cluster (PGHOST/PGPORT set).
 set -euo pipefail
-src=glicko2_dump_src
-dst=glicko2_dump_dst
+src=glicko2_restore_src
+dst=glicko2_restore_dst
 work=$(mktemp -d)
 trap 'rm -rf "$work"; dropdb --if-exists "$src"; dropdb --if-exists "$dst"' EXIT
 dropdb --if-exists "$src" 2>/dev/null; dropdb --if-exists "$dst" 2>/dev/null
