@@ -136,4 +136,22 @@ extern GlickoStatus glicko1_idle(const Glicko1Rating *player, double periods,
 /* Both systems. */
 extern void glicko_merge_sums(GlickoSums *into, const GlickoSums *from);
 
+/*
+ * Reading ratings: intervals, the normal quantile behind them, and the
+ * Glicko-2 scale of Step 2.
+ */
+typedef struct Glicko2Scaled
+{
+	double		mu;
+	double		phi;
+	double		sigma;
+} Glicko2Scaled;
+
+extern double glicko_normal_quantile(double p);
+extern double glicko_confidence_deviations(double confidence);
+extern GlickoStatus glicko_interval(double rating, double rd, double deviations,
+									double *lower, double *upper);
+extern void glicko2_to_scaled(const Glicko2Rating *r, Glicko2Scaled *out);
+extern GlickoStatus glicko2_from_scaled(const Glicko2Scaled *s, Glicko2Rating *out);
+
 #endif							/* GLICKO_MATH_H */
