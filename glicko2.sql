@@ -703,6 +703,9 @@ CREATE FUNCTION glicko2_evaluate(games regclass, tau float8 DEFAULT 0.5,
                  log_loss float8, brier float8, accuracy float8)
   LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
   SET search_path = pg_catalog, pg_temp
+  SET datestyle = 'ISO, YMD'
+  SET intervalstyle = 'postgres'
+  SET extra_float_digits = 1
 AS $fn$
 DECLARE
   games_sql text;
@@ -886,3 +889,152 @@ AS $fn$
 $fn$;
 COMMENT ON FUNCTION glicko2_fit_tau(regclass, float8[], float8, float8, float8, name, name, name, name) IS
   'glicko2_evaluate over a grid of tau values; best marks the lowest overall log loss (the smallest tau on a tie); writes nothing';
+
+-- Replay and corrections delete records of closes they redo; the same roles
+-- that may close a ratings table (UPDATE on it) may do that.
+CREATE POLICY glicko2_closes_redo ON glicko2_closes FOR DELETE
+  USING (pg_catalog.has_table_privilege(ratings::pg_catalog.oid, 'UPDATE'));
+GRANT DELETE ON glicko2_closes TO PUBLIC;
+
+-- Rebuilds a ratings table from nothing by closing every period of the games
+-- in order with glicko2_close_period (which does all the checking and
+-- rating); one transaction.
+CREATE PROCEDURE glicko2_replay(
+  ratings regclass, games regclass,
+  tau float8 DEFAULT 0.5, max_rd float8 DEFAULT 350, history regclass DEFAULT NULL,
+  through text DEFAULT NULL,
+  player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
+  period_column name DEFAULT 'period', game_player_column name DEFAULT 'player_id',
+  opponent_column name DEFAULT 'opponent_id', score_column name DEFAULT 'score')
+  LANGUAGE plpgsql
+  SET search_path = pg_catalog, pg_temp
+  SET datestyle = 'ISO, YMD'
+  SET intervalstyle = 'postgres'
+  SET extra_float_digits = 1
+AS $$
+DECLARE
+  period_type regtype;
+  p text;
+BEGIN
+  IF ratings IS NULL OR games IS NULL THEN
+    RAISE EXCEPTION 'ratings and games must not be NULL' USING ERRCODE = '22004';
+  END IF;
+  period_type := @extschema@.glicko2_column_type(games, period_column, 'period_column');
+  -- As a close does: closes of this table wait, readers do not.
+  EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', ratings);
+
+  EXECUTE format('DELETE FROM %s', ratings);
+  IF history IS NOT NULL THEN
+    EXECUTE format('DELETE FROM %s', history);
+  END IF;
+  DELETE FROM @extschema@.glicko2_closes c WHERE c.ratings = glicko2_replay.ratings;
+
+  FOR p IN EXECUTE format(
+      'SELECT CAST(u.p AS text) FROM (SELECT DISTINCT %1$I AS p FROM %2$s) u
+       WHERE u.p IS NOT NULL AND ($1 IS NULL OR u.p <= CAST($1 AS %3$s)) ORDER BY u.p',
+      period_column, games, period_type) USING through
+  LOOP
+    EXECUTE format('CALL @extschema@.glicko2_close_period($1, $2, CAST($3 AS %s), $4, $5, $6,
+                      $7, $8, $9, $10, $11, $12)', period_type)
+      USING ratings, games, p, tau, max_rd, history, player_column, rating_column,
+            period_column, game_player_column, opponent_column, score_column;
+  END LOOP;
+END
+$$;
+COMMENT ON PROCEDURE glicko2_replay(regclass, regclass, float8, float8, regclass, text, name, name, name, name, name, name) IS
+  'Rebuilds a ratings table from its games: empties it (and the history table, and its records in glicko2_closes), then closes every period of the games in order (up to through, if given) with glicko2_close_period; one transaction';
+
+-- After games of closed periods were changed or annulled: rolls the ratings
+-- back to the end of the period before, from the history table, and closes
+-- again every period closed since, with the tau and max_rd each was closed
+-- with.  One transaction: all of it or nothing.
+CREATE PROCEDURE glicko2_recompute(
+  ratings regclass, games regclass, period anyelement, history regclass,
+  player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
+  period_column name DEFAULT 'period', game_player_column name DEFAULT 'player_id',
+  opponent_column name DEFAULT 'opponent_id', score_column name DEFAULT 'score')
+  LANGUAGE plpgsql
+  SET search_path = pg_catalog, pg_temp
+  SET datestyle = 'ISO, YMD'
+  SET intervalstyle = 'postgres'
+  SET extra_float_digits = 1
+AS $$
+DECLARE
+  period_type regtype;
+  history_type regtype;
+  period_text text;
+  first_number bigint;
+  before text;
+  periods text[];
+  taus float8[];
+  max_rds float8[];
+  kept bigint;
+BEGIN
+  IF ratings IS NULL OR games IS NULL OR period IS NULL THEN
+    RAISE EXCEPTION 'ratings, games and period must not be NULL' USING ERRCODE = '22004';
+  END IF;
+  IF history IS NULL THEN
+    RAISE EXCEPTION 'glicko2_recompute needs the history table of %', ratings
+      USING ERRCODE = '22004',
+            DETAIL = 'The ratings before the period are read back from the history table.',
+            HINT = 'Without a history, rebuild everything with glicko2_replay.';
+  END IF;
+  period_type := @extschema@.glicko2_column_type(games, period_column, 'period_column');
+  history_type := @extschema@.glicko2_column_type(history, 'period', 'history');
+  PERFORM @extschema@.glicko2_column_type(ratings, player_column, 'player_column'),
+          @extschema@.glicko2_column_type(ratings, rating_column, 'rating_column');
+  EXECUTE format('SELECT CAST(CAST($1 AS %s) AS text)', period_type) INTO period_text USING period;
+  EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', ratings);
+
+  SELECT c.close_number INTO first_number
+  FROM @extschema@.glicko2_closes c
+  WHERE c.ratings = glicko2_recompute.ratings AND c.period = period_text;
+  IF first_number IS NULL THEN
+    RAISE EXCEPTION 'period % of % is not closed', period_text, ratings
+      USING ERRCODE = '55000',
+            DETAIL = 'Only closed periods are recomputed; an open period is rated when it is closed.';
+  END IF;
+  SELECT c.period INTO before
+  FROM @extschema@.glicko2_closes c
+  WHERE c.ratings = glicko2_recompute.ratings AND c.close_number = first_number - 1;
+
+  -- Ratings as they were after the period before (none before the first).
+  IF before IS NULL THEN
+    EXECUTE format('DELETE FROM %s', ratings);
+  ELSE
+    EXECUTE format('SELECT count(*) FROM %s h WHERE h.period = CAST($1 AS %s)', history, history_type)
+      INTO kept USING before;
+    IF kept = 0 THEN
+      RAISE EXCEPTION 'history table % has no ratings for period %', history, before
+        USING ERRCODE = '55000',
+              DETAIL = format('The ratings of %s before period %s cannot be read back.', ratings, period_text),
+              HINT = 'Rebuild everything with glicko2_replay.';
+    END IF;
+    EXECUTE format('DELETE FROM %1$s r WHERE NOT EXISTS
+                      (SELECT FROM %2$s h WHERE h.player_id = r.%3$I AND h.period = CAST($1 AS %4$s))',
+                   ratings, history, player_column, history_type) USING before;
+    EXECUTE format('UPDATE %1$s r SET %4$I = h.rating FROM %2$s h
+                    WHERE h.player_id = r.%3$I AND h.period = CAST($1 AS %5$s)',
+                   ratings, history, player_column, rating_column, history_type) USING before;
+  END IF;
+  EXECUTE format('DELETE FROM %s h WHERE h.period >= CAST($1 AS %s)', history, history_type)
+    USING period_text;
+
+  -- Close again, in the order closed, each with its own tau and max_rd.
+  SELECT array_agg(c.period ORDER BY c.close_number), array_agg(c.tau ORDER BY c.close_number),
+         array_agg(c.max_rd ORDER BY c.close_number)
+    INTO periods, taus, max_rds
+  FROM @extschema@.glicko2_closes c
+  WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= first_number;
+  DELETE FROM @extschema@.glicko2_closes c
+  WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= first_number;
+  FOR i IN 1 .. cardinality(periods) LOOP
+    EXECUTE format('CALL @extschema@.glicko2_close_period($1, $2, CAST($3 AS %s), $4, $5, $6,
+                      $7, $8, $9, $10, $11, $12)', period_type)
+      USING ratings, games, periods[i], taus[i], max_rds[i], history, player_column,
+            rating_column, period_column, game_player_column, opponent_column, score_column;
+  END LOOP;
+END
+$$;
+COMMENT ON PROCEDURE glicko2_recompute(regclass, regclass, anyelement, regclass, name, name, name, name, name, name) IS
+  'After games of closed periods were changed or annulled: puts the ratings back as they were before period (from the history table), then closes that period and every later closed one again with glicko2_close_period and the tau and max_rd each was closed with; one transaction';
