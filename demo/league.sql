@@ -1,8 +1,10 @@
 -- A synthetic league with hidden true strengths: 40 players, 20 rating
 -- periods of random pairings, results drawn from the true strengths, every
--- period closed with glicko2_close_period.  Seeded, so every run prints the
--- same numbers.  Run by demo.sh, which draws demo/out/ratings.png from the
--- data this script writes to demo/out/.
+-- period closed with glicko2_close_period.  Then: how close the ratings came
+-- to the truth, which tau predicts best (glicko2_fit_tau), the league
+-- replayed with that tau (glicko2_replay), and a correction of a closed
+-- period (glicko2_recompute).  Seeded: every run prints the same numbers.
+-- Run by demo.sh, which draws demo/out/ratings.png from demo/out/*.dat.
 \pset footer off
 CREATE EXTENSION glicko2;
 SELECT setseed(0.47) \gset
@@ -56,56 +58,94 @@ CROSS JOIN LATERAL (SELECT random() AS u,
 ORDER BY p.period, round, a.player_id;
 
 -- The league: a ratings table, a history of every player's rating after each
--- period, and one close per period.
-CREATE TABLE ratings (player_id int PRIMARY KEY REFERENCES players,
-                      rating glicko2_rating NOT NULL DEFAULT glicko2_rating());
+-- period, a guard that refuses games written into closed periods, and one
+-- close per period.
+CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON games
+  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
+CREATE TABLE ratings (player_id int PRIMARY KEY REFERENCES players, rating glicko2_rating NOT NULL);
 CREATE TABLE history (player_id int, period int, rating glicko2_rating,
                       PRIMARY KEY (player_id, period));
 SELECT format('CALL glicko2_close_period(%L, %L, %s, history => %L)', 'ratings', 'games', p, 'history')
 FROM generate_series(1, 20) p \gexec
 
 \echo
-\echo 'Leaderboard after 20 periods, by conservative rating (rating - 2 RD):'
-SELECT row_number() OVER (ORDER BY (r.rating).rating - 2 * (r.rating).rd DESC) AS "#",
-       p.name,
-       round((r.rating).rating) AS rating,
-       round((r.rating).rd) AS rd,
-       format('[%s, %s]', round((r.rating).rating - 2 * (r.rating).rd), round((r.rating).rating + 2 * (r.rating).rd)) AS "95 % interval",
+\echo 'Leaderboard after 20 periods (tau 0.5), by conservative rating (rating - 2 RD):'
+SELECT rank() OVER (ORDER BY glicko2_lower(r.rating) DESC) AS "#", p.name,
+       round((r.rating).rating) AS rating, round((r.rating).rd) AS rd,
+       format('[%s, %s]', round(glicko2_lower(r.rating)), round(glicko2_upper(r.rating))) AS "95 % interval",
        round((r.rating).volatility::numeric, 4) AS volatility,
        round(s.strength) AS "hidden strength"
 FROM ratings r JOIN players p USING (player_id)
 JOIN strengths s ON s.player_id = r.player_id AND s.period = 20
-ORDER BY 1 LIMIT 15;
+ORDER BY 1, 2 LIMIT 12;
 
-\echo 'How close the ratings are to the hidden strengths (both centred on 1500):'
-SELECT 'after period 20, all 40 players' AS "when",
-       round(corr((r.rating).rating, s.strength)::numeric, 3) AS correlation,
-       round(100.0 * avg((abs((r.rating).rating - s.strength) <= 2 * (r.rating).rd)::int), 1) AS "% inside 95 % interval",
-       round(avg((r.rating).rating)) AS "mean rating"
-FROM ratings r JOIN strengths s ON s.player_id = r.player_id AND s.period = 20
+-- How close the ratings came to the hidden strengths: after period 20, and
+-- over periods 5-20 (each player's interval after the period against his
+-- strength during it; the first periods' intervals are wide by design).
+CREATE VIEW truth AS
+SELECT 'after period 20, all 40 players' AS "when", 0 AS o,
+       corr((h.rating).rating, s.strength) AS correlation,
+       avg((abs((h.rating).rating - s.strength) <= 2 * (h.rating).rd)::int) AS inside,
+       avg((h.rating).rating) AS mean
+FROM history h JOIN strengths s USING (player_id, period) WHERE h.period = 20
 UNION ALL
-SELECT format('periods 5-20, %s players', CASE WHEN player_id % 10 = 0 THEN 'the 4 changed' ELSE 'the 36 steady' END),
-       round(corr((h.rating).rating, s.strength)::numeric, 3),
-       round(100.0 * avg((abs((h.rating).rating - s.strength) <= 2 * (h.rating).rd)::int), 1),
-       round(avg((h.rating).rating))
+SELECT format('periods 5-20, the %s', CASE WHEN player_id % 10 = 0 THEN '4 who changed' ELSE '36 steady' END),
+       CASE WHEN player_id % 10 = 0 THEN 2 ELSE 1 END,
+       corr((h.rating).rating, s.strength),
+       avg((abs((h.rating).rating - s.strength) <= 2 * (h.rating).rd)::int),
+       NULL
 FROM history h JOIN strengths s USING (player_id, period)
-WHERE h.period >= 5
-GROUP BY player_id % 10 = 0;
+WHERE h.period >= 5 GROUP BY player_id % 10 = 0;
+\echo 'Ratings against hidden strengths (both centred on 1500):'
+SELECT "when", round(correlation::numeric, 3) AS correlation,
+       round(100 * inside::numeric, 1) AS "% inside 95 % interval", round(mean) AS "mean rating (the centre)"
+FROM truth ORDER BY o;
 
-\echo 'Choosing tau: how well the ratings before each period predicted its games (writes nothing):'
+\echo 'Choosing tau: log loss of the ratings before each period on its games (glicko2_fit_tau, writes nothing):'
+CREATE TABLE fit AS SELECT * FROM glicko2_fit_tau('games', '{0.3, 0.5, 1.2, 2, 3, 5, 8, 12}');
 SELECT tau, round(log_loss::numeric, 5) AS log_loss, round(brier::numeric, 5) AS brier,
        round(accuracy::numeric, 4) AS accuracy, CASE WHEN best THEN '<- best' ELSE '' END AS " "
-FROM glicko2_fit_tau('games', '{0.2, 0.3, 0.5, 0.8, 1.2, 1.6}');
+FROM fit ORDER BY tau;
+SELECT tau AS best_tau FROM fit WHERE best \gset
 
--- The picture: a few players' ratings with their 95 % bands and hidden
--- strengths, one data block per player (gnuplot's "index").
-\o demo/out/ratings.dat
-SELECT CASE WHEN h.period = 1 THEN format(E'\n\n"%s"\n', p.name) ELSE '' END
-       || format('%s %s %s %s %s', h.period, round((h.rating).rating::numeric, 1),
-                 round(((h.rating).rating - 2 * (h.rating).rd)::numeric, 1),
-                 round(((h.rating).rating + 2 * (h.rating).rd)::numeric, 1),
-                 round(s.strength::numeric, 1))
-FROM history h JOIN players p USING (player_id) JOIN strengths s USING (player_id, period)
-WHERE h.player_id IN (7, 10, 20, 33)
-ORDER BY h.player_id, h.period \g (format=unaligned tuples_only=on)
+-- Keep the tau 0.5 history for the picture, then rebuild the league from
+-- its games with the fitted tau.
+CREATE TABLE history_default AS SELECT * FROM history;
+CALL glicko2_replay('ratings', 'games', tau => :best_tau, history => 'history');
+\echo 'The same league replayed with tau' :best_tau '(glicko2_replay):'
+SELECT "when", round(correlation::numeric, 3) AS correlation,
+       round(100 * inside::numeric, 1) AS "% inside 95 % interval", round(mean) AS "mean rating (the centre)"
+FROM truth ORDER BY o;
+
+-- The picture: four players (two who changed after period 10), each
+-- period's rating with its 95 % band and the hidden strength, with tau 0.5
+-- and with the fitted tau; one data block per player (gnuplot's "index").
+\set dat 'tau_default'
+\set hist 'history_default'
+\ir picture_data.sql
+\set dat 'tau_fitted'
+\set hist 'history'
+\ir picture_data.sql
+\o demo/out/tau.txt
+\qecho :best_tau
 \o
+
+-- A correction: player 25's games of period 12 turn out to have been played
+-- by someone else.  The guard refuses changes to a closed period, so in one
+-- transaction: lift it, annul the games, recompute periods 12-20.
+\echo 'Correction: player 25''s games of period 12 annulled, periods 12-20 recomputed (glicko2_recompute):'
+CREATE TABLE before_correction AS SELECT * FROM ratings;
+SELECT clock_timestamp() AS before_correction \gset
+BEGIN;
+ALTER TABLE games DISABLE TRIGGER refuse_closed_games;
+DELETE FROM games WHERE period = 12 AND 25 IN (player_id, opponent_id);
+ALTER TABLE games ENABLE TRIGGER refuse_closed_games;
+CALL glicko2_recompute('ratings', 'games', 12, 'history');
+COMMIT;
+SELECT (SELECT count(*) FROM glicko2_closes
+        WHERE ratings = 'ratings'::regclass AND closed_at > :'before_correction') AS "periods closed again",
+       count(*) FILTER (WHERE a.rating <> b.rating) AS "ratings changed",
+       round(max(abs((a.rating).rating - (b.rating).rating))::numeric, 1) AS "largest change",
+       round(max((b.rating).rating) FILTER (WHERE player_id = 25)) AS "player 25 before",
+       round(max((a.rating).rating) FILTER (WHERE player_id = 25)) AS "after"
+FROM ratings a JOIN before_correction b USING (player_id);
