@@ -30,7 +30,7 @@ FROM paper;
 -- The paper's Step 5 table, iteration 0 = the starting values, then two
 -- Illinois iterations, as the paper has it.
 SELECT i - 1 AS iteration, round((it->>'A')::numeric, 5) AS a, round((it->>'B')::numeric, 5) AS b,
-       (it->>'fA')::float8 AS f_a, (it->>'fB')::float8 AS f_b
+       round((it->>'fA')::numeric, 12) AS f_a, round((it->>'fB')::numeric, 12) AS f_b
 FROM paper, jsonb_array_elements(e->'iterations') WITH ORDINALITY AS t(it, i)
 ORDER BY i;
 
