@@ -895,6 +895,8 @@ COMMENT ON FUNCTION glicko2_fit_tau(regclass, float8[], float8, float8, float8, 
 CREATE POLICY glicko2_closes_redo ON glicko2_closes FOR DELETE
   USING (pg_catalog.has_table_privilege(ratings::pg_catalog.oid, 'UPDATE'));
 GRANT DELETE ON glicko2_closes TO PUBLIC;
+COMMENT ON POLICY glicko2_closes_redo ON glicko2_closes IS
+  'glicko2_replay and glicko2_recompute delete the records of the periods they close again: allowed to roles that may update the ratings table';
 
 -- Rebuilds a ratings table from nothing by closing every period of the games
 -- in order with glicko2_close_period (which does all the checking and
