@@ -38,8 +38,8 @@ typedef struct ExplainState
 	ExplainGame *games;
 } ExplainState;
 
-/* player, tau, information, surprise, games, then 3 float8 per game */
-#define EXPLAIN_HEADER_SIZE (6 * sizeof(float8) + sizeof(int64))
+/* player, tau, the two double-double sums, games, then 3 float8 per game */
+#define EXPLAIN_HEADER_SIZE (8 * sizeof(float8) + sizeof(int64))
 #define EXPLAIN_GAME_SIZE (3 * sizeof(float8))
 
 #ifdef USE_ASSERT_CHECKING
@@ -212,7 +212,9 @@ glicko2_explain_serialfn(PG_FUNCTION_ARGS)
 	pq_sendfloat8(&buf, state->player.volatility);
 	pq_sendfloat8(&buf, state->tau);
 	pq_sendfloat8(&buf, state->sums.information);
+	pq_sendfloat8(&buf, state->sums.information_low);
 	pq_sendfloat8(&buf, state->sums.surprise);
+	pq_sendfloat8(&buf, state->sums.surprise_low);
 	pq_sendint64(&buf, state->sums.games);
 	for (i = 0; i < state->ngames; i++)
 	{
@@ -256,7 +258,9 @@ glicko2_explain_deserialfn(PG_FUNCTION_ARGS)
 	tau = pq_getmsgfloat8(&buf);
 	state = new_state(CurrentMemoryContext, &player, tau, (int32) ngames);
 	state->sums.information = pq_getmsgfloat8(&buf);
+	state->sums.information_low = pq_getmsgfloat8(&buf);
 	state->sums.surprise = pq_getmsgfloat8(&buf);
+	state->sums.surprise_low = pq_getmsgfloat8(&buf);
 	state->sums.games = pq_getmsgint64(&buf);
 	state->ngames = (int32) ngames;
 	for (i = 0; i < state->ngames; i++)
@@ -276,7 +280,8 @@ glicko2_explain_deserialfn(PG_FUNCTION_ARGS)
 	if (!glicko_valid_rating_value(player.rating) || !glicko_valid_positive(player.rd) ||
 		!glicko_valid_positive(player.volatility) || !glicko_valid_positive(tau) ||
 		!isfinite(state->sums.information) || state->sums.information < 0.0 ||
-		!isfinite(state->sums.surprise) || state->sums.games != ngames)
+		!isfinite(state->sums.information_low) ||
+		!isfinite(state->sums.surprise) || !isfinite(state->sums.surprise_low) || state->sums.games != ngames)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				errmsg("invalid glicko2_explain state"));

@@ -120,6 +120,31 @@ glicko2_win_probability(const Glicko2Rating *a, const Glicko2Rating *b)
 }
 
 /*
+ * Double-double addition (Knuth's TwoSum, then renormalisation): *hi stays
+ * the double nearest hi + lo, *lo the error, whatever the order of terms.
+ */
+static inline void
+two_sum(double a, double b, double *sum, double *err)
+{
+	double		s = a + b;
+	double		bb = s - a;
+
+	*err = (a - (s - bb)) + (b - bb);
+	*sum = s;
+}
+
+static inline void
+sum_add(double *hi, double *lo, double x_hi, double x_lo)
+{
+	double		s,
+				e;
+
+	two_sum(*hi, x_hi, &s, &e);
+	e += *lo + x_lo;
+	two_sum(s, e, hi, lo);
+}
+
+/*
  * Add one game: g(phi_j) for the information of Step 3, s_j - E for the
  * sum shared by Steps 4 and 7.  s - E is written so that it is exact for
  * a win (1 - E) and a loss (-E) without cancellation.
@@ -131,8 +156,9 @@ add_game(GlickoSums *sums, double g, double z, double score)
 				one_minus_e;
 
 	logistic_pair(z, &e, &one_minus_e);
-	sums->information += g * g * e * one_minus_e;
-	sums->surprise += g * (score * one_minus_e - (1.0 - score) * e);
+	sum_add(&sums->information, &sums->information_low, g * g * e * one_minus_e, 0.0);
+	sum_add(&sums->surprise, &sums->surprise_low,
+			g * (score * one_minus_e - (1.0 - score) * e), 0.0);
 	sums->games++;
 }
 
@@ -148,8 +174,10 @@ glicko2_add_game(GlickoSums *sums, double rating, double opponent_rating,
 void
 glicko_merge_sums(GlickoSums *into, const GlickoSums *from)
 {
-	into->information += from->information;
-	into->surprise += from->surprise;
+	sum_add(&into->information, &into->information_low,
+			from->information, from->information_low);
+	sum_add(&into->surprise, &into->surprise_low,
+			from->surprise, from->surprise_low);
 	into->games += from->games;
 }
 

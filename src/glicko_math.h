@@ -58,11 +58,18 @@ typedef struct Glicko1Rating
  * partial sums over disjoint games combine by addition.
  *   information = sum g(phi_j)^2 E_j (1 - E_j)      (1/v in Step 3)
  *   surprise    = sum g(phi_j) (s_j - E_j)          (Delta / v in Step 4)
+ * Each sum is kept in double-double: the double nearest the exact sum plus
+ * the rounding error left over (*_low).  That makes the sum independent of
+ * the order of the games, so a parallel plan, which adds them in another
+ * order, gets the same doubles, and so the same Step 5 iteration (whose
+ * stopping rule would turn a last-bit difference into 1e-7 in sigma').
  */
 typedef struct GlickoSums
 {
 	double		information;
+	double		information_low;
 	double		surprise;
+	double		surprise_low;
 	int64_t		games;
 } GlickoSums;
 

@@ -141,6 +141,48 @@ test_lopsided(void)
 }
 
 /*
+ * The sums do not depend on the order of the games or on how they are split
+ * between partial states: the parallel plan's result is the serial one.
+ */
+static void
+test_order_free_sums(void)
+{
+	int			trial;
+
+	srand(4711);
+	for (trial = 0; trial < 2000; trial++)
+	{
+		double		opp[64],
+					rd[64],
+					score[64];
+		int			n = 2 + rand() % 63,
+					split = rand() % n,
+					j;
+		GlickoSums	forward = {0},
+					backward = {0},
+					left = {0},
+					right = {0};
+
+		for (j = 0; j < n; j++)
+		{
+			opp[j] = 1000 + rand() % 1000 + (rand() % 1000) / 997.0;
+			rd[j] = 20 + rand() % 330 + (rand() % 1000) / 991.0;
+			score[j] = (rand() % 3) / 2.0;
+		}
+		for (j = 0; j < n; j++)
+			glicko2_add_game(&forward, 1500.25, opp[j], rd[j], score[j]);
+		for (j = n - 1; j >= 0; j--)
+			glicko2_add_game(&backward, 1500.25, opp[j], rd[j], score[j]);
+		for (j = 0; j < n; j++)
+			glicko2_add_game(j < split ? &left : &right, 1500.25, opp[j], rd[j], score[j]);
+		glicko_merge_sums(&right, &left);
+		CHECK(forward.information == backward.information && forward.surprise == backward.surprise);
+		CHECK(forward.information == right.information && forward.surprise == right.surprise);
+		CHECK(right.games == n);
+	}
+}
+
+/*
  * Ratings and RDs near the top of the double range are finite input: g
  * must not underflow to 0 and r - r_j must not overflow, or 0 * inf makes
  * E NaN (and NaN sums would fail the aggregate's Assert).
@@ -264,7 +306,7 @@ test_rd_never_grows_from_games(void)
 	{
 		Glicko2Rating p = {1500, log_uniform(1e-3, 1e4), log_uniform(1e-6, 5)},
 					r;
-		GlickoSums	s = {log_uniform(1e-300, 1e-3), 0.0, 1};
+		GlickoSums	s = {.information = log_uniform(1e-300, 1e-3), .games = 1};
 
 		s.surprise = (rand() / (double) RAND_MAX - 0.5) * sqrt(s.information);
 		if (glicko2_update(&p, &s, 0.5, &r, &t) == GLICKO_OK)
@@ -374,6 +416,7 @@ main(void)
 	test_idle();
 	test_saturation();
 	test_lopsided();
+	test_order_free_sums();
 	test_random();
 	test_properties();
 	test_huge_values();
