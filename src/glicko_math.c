@@ -13,24 +13,6 @@
 /* Glicko-1's q = ln(10) / 400. */
 #define GLICKO1_Q (M_LN10 / 400.0)
 
-bool
-glicko_valid_rating_value(double rating)
-{
-	return isfinite(rating);
-}
-
-bool
-glicko_valid_positive(double x)
-{
-	return isfinite(x) && x > 0.0;
-}
-
-bool
-glicko_valid_score(double score)
-{
-	return isfinite(score) && score >= 0.0 && score <= 1.0;
-}
-
 /*
  * The logistic pair E = 1/(1 + exp(-z)) and 1 - E = 1/(1 + exp(z)), each
  * computed without subtraction so that a lopsided game keeps its small
@@ -117,7 +99,7 @@ void
 glicko2_add_game(GlickoSums *sums, double rating, double opponent_rating,
 				 double opponent_rd, double score)
 {
-	double		g = glicko2_g(opponent_rd);
+	double		g = g_of_phi(opponent_rd / GLICKO2_SCALE);
 
 	add_game(sums, g, g * (rating - opponent_rating) / GLICKO2_SCALE, score);
 }
@@ -378,10 +360,16 @@ glicko2_idle(const Glicko2Rating *player, double periods, double max_rd,
 }
 
 /* Glicko-1: g(RD) = 1 / sqrt(1 + 3 q^2 RD^2 / pi^2). */
+static inline double
+g1_of_rd(double opponent_rd)
+{
+	return 1.0 / sqrt(1.0 + 3.0 * GLICKO1_Q * GLICKO1_Q * opponent_rd * opponent_rd / PI_SQUARED);
+}
+
 double
 glicko1_g(double opponent_rd)
 {
-	return 1.0 / sqrt(1.0 + 3.0 * GLICKO1_Q * GLICKO1_Q * opponent_rd * opponent_rd / PI_SQUARED);
+	return g1_of_rd(opponent_rd);
 }
 
 /* Glicko-1: E = 1 / (1 + 10^(-g (r - r_j) / 400)). */
@@ -400,7 +388,7 @@ void
 glicko1_add_game(GlickoSums *sums, double rating, double opponent_rating,
 				 double opponent_rd, double score)
 {
-	double		g = glicko1_g(opponent_rd);
+	double		g = g1_of_rd(opponent_rd);
 
 	add_game(sums, g, GLICKO1_Q * g * (rating - opponent_rating), score);
 }

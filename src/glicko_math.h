@@ -10,6 +10,7 @@
 #ifndef GLICKO_MATH_H
 #define GLICKO_MATH_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -103,10 +104,25 @@ typedef struct Glicko2Trace
 	double		mu_new;
 } Glicko2Trace;
 
-/* Validity of values: finite, and RD, volatility and tau positive. */
-extern bool glicko_valid_rating_value(double rating);
-extern bool glicko_valid_positive(double x);
-extern bool glicko_valid_score(double score);
+/* Validity of values: finite, and RD, volatility and tau positive.
+ * Inline: the aggregates check every row. */
+static inline bool
+glicko_valid_rating_value(double rating)
+{
+	return isfinite(rating);
+}
+
+static inline bool
+glicko_valid_positive(double x)
+{
+	return isfinite(x) && x > 0.0;
+}
+
+static inline bool
+glicko_valid_score(double score)
+{
+	return isfinite(score) && score >= 0.0 && score <= 1.0;
+}
 
 /* Glicko-2 (Step 3's g and E on the Glicko-2 scale, inputs on the public scale). */
 extern double glicko2_g(double opponent_rd);
