@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# demo.sh — a demo league in a throwaway cluster: installs PostgreSQL 15 and
-# glicko2 if missing, plays a seeded synthetic league period by period, and
-# prints the leaderboard with 95 % intervals.
+# demo.sh — a demo league in a throwaway cluster: installs PostgreSQL 15,
+# gnuplot and glicko2 if missing, plays a seeded synthetic league with hidden
+# strengths period by period, prints the leaderboard with 95 % intervals, how
+# close the ratings came to the hidden strengths, the tau that predicts best,
+# and draws demo/out/ratings.png (ratings over time with their intervals).
 set -euo pipefail
 cd "$(dirname "$0")"
-bash tools/ensure-deps.sh
+bash tools/ensure-deps.sh gnuplot-nox
 make -s >/dev/null && make -s install >/dev/null
+mkdir -p demo/out
 pg_virtualenv psql -X -q -v ON_ERROR_STOP=1 -f demo/league.sql
+gnuplot demo/ratings.gp
+echo "picture: demo/out/ratings.png"

@@ -19,4 +19,13 @@
 #define glicko_prefetch_write(p) ((void) (p))
 #endif
 
+/* make_range() gained a soft-error context argument in PostgreSQL 16. */
+#if PG_VERSION_NUM >= 160000
+#define glicko_make_range(typcache, lower, upper) \
+	make_range((typcache), (lower), (upper), false, NULL)
+#else
+#define glicko_make_range(typcache, lower, upper) \
+	make_range((typcache), (lower), (upper), false)
+#endif
+
 #endif							/* GLICKO2_COMPAT_H */

@@ -79,6 +79,31 @@ glicko2_win_probability(const Glicko2Rating *a, const Glicko2Rating *b)
 }
 
 /*
+ * Double-double addition (Knuth's TwoSum, then renormalisation): *hi stays
+ * the double nearest hi + lo, *lo the error, whatever the order of terms.
+ */
+static inline void
+two_sum(double a, double b, double *sum, double *err)
+{
+	double		s = a + b;
+	double		bb = s - a;
+
+	*err = (a - (s - bb)) + (b - bb);
+	*sum = s;
+}
+
+static inline void
+sum_add(double *hi, double *lo, double x_hi, double x_lo)
+{
+	double		s,
+				e;
+
+	two_sum(*hi, x_hi, &s, &e);
+	e += *lo + x_lo;
+	two_sum(s, e, hi, lo);
+}
+
+/*
  * Add one game: g(phi_j) for the information of Step 3, s_j - E for the
  * sum shared by Steps 4 and 7.  s - E is written so that it is exact for
  * a win (1 - E) and a loss (-E) without cancellation.
@@ -90,8 +115,9 @@ add_game(GlickoSums *sums, double g, double z, double score)
 				one_minus_e;
 
 	logistic_pair(z, &e, &one_minus_e);
-	sums->information += g * g * e * one_minus_e;
-	sums->surprise += g * (score * one_minus_e - (1.0 - score) * e);
+	sum_add(&sums->information, &sums->information_low, g * g * e * one_minus_e, 0.0);
+	sum_add(&sums->surprise, &sums->surprise_low,
+			g * (score * one_minus_e - (1.0 - score) * e), 0.0);
 	sums->games++;
 }
 
@@ -107,8 +133,10 @@ glicko2_add_game(GlickoSums *sums, double rating, double opponent_rating,
 void
 glicko_merge_sums(GlickoSums *into, const GlickoSums *from)
 {
-	into->information += from->information;
-	into->surprise += from->surprise;
+	sum_add(&into->information, &into->information_low,
+			from->information, from->information_low);
+	sum_add(&into->surprise, &into->surprise_low,
+			from->surprise, from->surprise_low);
 	into->games += from->games;
 }
 
@@ -426,4 +454,128 @@ glicko1_idle(const Glicko1Rating *player, double periods, double c,
 	if (!isfinite(result->rating) || !glicko_valid_positive(result->rd))
 		return GLICKO_OUT_OF_RANGE;
 	return GLICKO_OK;
+}
+
+/*
+ * The standard normal quantile, Wichura, "Algorithm AS 241: The percentage
+ * points of the normal distribution", Applied Statistics 37 (1988) 477-484,
+ * PPND16: rational approximations in three regions with the published
+ * coefficients, relative error about 1e-16.  It is split in two so that
+ * callers can hand over q = p - 1/2 or the tail probability min(p, 1 - p)
+ * exactly, without the rounding of forming p first.
+ */
+static inline double
+poly7(const double *c, double x)
+{
+	return ((((((c[7] * x + c[6]) * x + c[5]) * x + c[4]) * x + c[3]) * x + c[2]) * x + c[1]) * x + c[0];
+}
+
+/* The quantile of p = 1/2 + q, for |q| <= 0.425. */
+static double
+normal_quantile_central(double q)
+{
+	static const double a[8] = {
+		3.3871328727963666080e0, 1.3314166789178437745e+2,
+		1.9715909503065514427e+3, 1.3731693765509461125e+4,
+		4.5921953931549871457e+4, 6.7265770927008700853e+4,
+		3.3430575583588128105e+4, 2.5090809287301226727e+3};
+	static const double b[8] = {
+		1.0, 4.2313330701600911252e+1,
+		6.8718700749205790830e+2, 5.3941960214247511077e+3,
+		2.1213794301586595867e+4, 3.9307895800092710610e+4,
+		2.8729085735721942674e+4, 5.2264952788528545610e+3};
+	double		r = 0.180625 - q * q;
+
+	return q * poly7(a, r) / poly7(b, r);
+}
+
+/* Minus the quantile of a tail probability 0 < p < 0.075 (the upper-tail z). */
+static double
+normal_quantile_tail(double p)
+{
+	static const double c[8] = {
+		1.42343711074968357734e0, 4.63033784615654529590e0,
+		5.76949722146069140550e0, 3.64784832476320460504e0,
+		1.27045825245236838258e0, 2.41780725177450611770e-1,
+		2.27238449892691845833e-2, 7.74545014278341407640e-4};
+	static const double d[8] = {
+		1.0, 2.05319162663775882187e0,
+		1.67638483018380384940e0, 6.89767334985100004550e-1,
+		1.48103976427480074590e-1, 1.51986665636164571966e-2,
+		5.47593808499534494600e-4, 1.05075007164441684324e-9};
+	static const double e[8] = {
+		6.65790464350110377720e0, 5.46378491116411436990e0,
+		1.78482653991729133580e0, 2.96560571828504891230e-1,
+		2.65321895265761230930e-2, 1.24266094738807843860e-3,
+		2.71155556874348757815e-5, 2.01033439929228813265e-7};
+	static const double f[8] = {
+		1.0, 5.99832206555887937690e-1,
+		1.36929880922735805310e-1, 1.48753612908506148525e-2,
+		7.86869131145613259100e-4, 1.84631831751005468180e-5,
+		1.42151175831644588870e-7, 2.04426310338993978564e-15};
+	double		r = sqrt(-log(p));
+
+	if (r <= 5.0)
+		return poly7(c, r - 1.6) / poly7(d, r - 1.6);
+	return poly7(e, r - 5.0) / poly7(f, r - 5.0);
+}
+
+/* x with Phi(x) = p; NaN unless 0 < p < 1. */
+double
+glicko_normal_quantile(double p)
+{
+	double		q = p - 0.5;
+
+	if (!(p > 0.0 && p < 1.0))
+		return NAN;
+	if (fabs(q) <= 0.425)
+		return normal_quantile_central(q);
+	return q < 0.0 ? -normal_quantile_tail(p) : normal_quantile_tail(1.0 - p);
+}
+
+/*
+ * How many RDs either side of the rating a two-sided normal interval of the
+ * given confidence c spans: z with Phi(z) = 1/2 + c/2.  c/2 and the tail
+ * (1 - c)/2 are both exact in double arithmetic, so z keeps full precision
+ * for a confidence near 0 as near 1.  NaN unless 0 <= c < 1.
+ */
+double
+glicko_confidence_deviations(double confidence)
+{
+	if (!(confidence >= 0.0 && confidence < 1.0))
+		return NAN;
+	if (confidence / 2.0 <= 0.425)
+		return normal_quantile_central(confidence / 2.0);
+	return normal_quantile_tail((1.0 - confidence) / 2.0);
+}
+
+/* The interval [rating - k RD, rating + k RD]. */
+GlickoStatus
+glicko_interval(double rating, double rd, double deviations,
+				double *lower, double *upper)
+{
+	*lower = rating - deviations * rd;
+	*upper = rating + deviations * rd;
+	if (!isfinite(*lower) || !isfinite(*upper))
+		return GLICKO_OUT_OF_RANGE;
+	return GLICKO_OK;
+}
+
+/* Step 2: the public scale to the Glicko-2 scale (the same arithmetic as glicko2_update). */
+void
+glicko2_to_scaled(const Glicko2Rating *r, Glicko2Scaled *out)
+{
+	out->mu = (r->rating - GLICKO2_CENTRE) / GLICKO2_SCALE;
+	out->phi = r->rd / GLICKO2_SCALE;
+	out->sigma = r->volatility;
+}
+
+/* Step 8: the Glicko-2 scale back to the public scale. */
+GlickoStatus
+glicko2_from_scaled(const Glicko2Scaled *s, Glicko2Rating *out)
+{
+	out->rating = GLICKO2_SCALE * s->mu + GLICKO2_CENTRE;
+	out->rd = GLICKO2_SCALE * s->phi;
+	out->volatility = s->sigma;
+	return check_glicko2_result(out);
 }

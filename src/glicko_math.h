@@ -59,11 +59,18 @@ typedef struct Glicko1Rating
  * partial sums over disjoint games combine by addition.
  *   information = sum g(phi_j)^2 E_j (1 - E_j)      (1/v in Step 3)
  *   surprise    = sum g(phi_j) (s_j - E_j)          (Delta / v in Step 4)
+ * Each sum is kept in double-double: the double nearest the exact sum plus
+ * the rounding error left over (*_low).  That makes the sum independent of
+ * the order of the games, so a parallel plan, which adds them in another
+ * order, gets the same doubles, and so the same Step 5 iteration (whose
+ * stopping rule would turn a last-bit difference into 1e-7 in sigma').
  */
 typedef struct GlickoSums
 {
 	double		information;
+	double		information_low;
 	double		surprise;
+	double		surprise_low;
 	int64_t		games;
 } GlickoSums;
 
@@ -151,5 +158,23 @@ extern GlickoStatus glicko1_idle(const Glicko1Rating *player, double periods,
 
 /* Both systems. */
 extern void glicko_merge_sums(GlickoSums *into, const GlickoSums *from);
+
+/*
+ * Reading ratings: intervals, the normal quantile behind them, and the
+ * Glicko-2 scale of Step 2.
+ */
+typedef struct Glicko2Scaled
+{
+	double		mu;
+	double		phi;
+	double		sigma;
+} Glicko2Scaled;
+
+extern double glicko_normal_quantile(double p);
+extern double glicko_confidence_deviations(double confidence);
+extern GlickoStatus glicko_interval(double rating, double rd, double deviations,
+									double *lower, double *upper);
+extern void glicko2_to_scaled(const Glicko2Rating *r, Glicko2Scaled *out);
+extern GlickoStatus glicko2_from_scaled(const Glicko2Scaled *s, Glicko2Rating *out);
 
 #endif							/* GLICKO_MATH_H */

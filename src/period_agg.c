@@ -60,7 +60,7 @@ typedef struct PendingQueue
 	PendingGame games[PENDING_DEPTH];
 } PendingQueue;
 
-#define PERIOD_STATE_SERIAL_SIZE (6 * sizeof(float8) + sizeof(int64))
+#define PERIOD_STATE_SERIAL_SIZE (8 * sizeof(float8) + sizeof(int64))
 
 #ifdef USE_ASSERT_CHECKING
 static void
@@ -329,7 +329,9 @@ glicko_period_serialfn(PG_FUNCTION_ARGS)
 	pq_sendfloat8(&buf, state->player.volatility);
 	pq_sendfloat8(&buf, state->tau);
 	pq_sendfloat8(&buf, state->sums.information);
+	pq_sendfloat8(&buf, state->sums.information_low);
 	pq_sendfloat8(&buf, state->sums.surprise);
+	pq_sendfloat8(&buf, state->sums.surprise_low);
 	pq_sendint64(&buf, state->sums.games);
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
@@ -362,7 +364,9 @@ glicko_period_deserialfn(PG_FUNCTION_ARGS)
 	state->player.volatility = pq_getmsgfloat8(&buf);
 	state->tau = pq_getmsgfloat8(&buf);
 	state->sums.information = pq_getmsgfloat8(&buf);
+	state->sums.information_low = pq_getmsgfloat8(&buf);
 	state->sums.surprise = pq_getmsgfloat8(&buf);
+	state->sums.surprise_low = pq_getmsgfloat8(&buf);
 	state->sums.games = pq_getmsgint64(&buf);
 	state->queue = NULL;
 	pq_getmsgend(&buf);
@@ -371,7 +375,8 @@ glicko_period_deserialfn(PG_FUNCTION_ARGS)
 		!glicko_valid_positive(state->player.rd) ||
 		!isfinite(state->player.volatility) || !isfinite(state->tau) ||
 		!isfinite(state->sums.information) || state->sums.information < 0.0 ||
-		!isfinite(state->sums.surprise) || state->sums.games < 0)
+		!isfinite(state->sums.information_low) ||
+		!isfinite(state->sums.surprise) || !isfinite(state->sums.surprise_low) || state->sums.games < 0)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				errmsg("invalid glicko period state"));

@@ -140,6 +140,48 @@ test_lopsided(void)
 	}
 }
 
+/*
+ * The sums do not depend on the order of the games or on how they are split
+ * between partial states: the parallel plan's result is the serial one.
+ */
+static void
+test_order_free_sums(void)
+{
+	int			trial;
+
+	srand(4711);
+	for (trial = 0; trial < 2000; trial++)
+	{
+		double		opp[64],
+					rd[64],
+					score[64];
+		int			n = 2 + rand() % 63,
+					split = rand() % n,
+					j;
+		GlickoSums	forward = {0},
+					backward = {0},
+					left = {0},
+					right = {0};
+
+		for (j = 0; j < n; j++)
+		{
+			opp[j] = 1000 + rand() % 1000 + (rand() % 1000) / 997.0;
+			rd[j] = 20 + rand() % 330 + (rand() % 1000) / 991.0;
+			score[j] = (rand() % 3) / 2.0;
+		}
+		for (j = 0; j < n; j++)
+			glicko2_add_game(&forward, 1500.25, opp[j], rd[j], score[j]);
+		for (j = n - 1; j >= 0; j--)
+			glicko2_add_game(&backward, 1500.25, opp[j], rd[j], score[j]);
+		for (j = 0; j < n; j++)
+			glicko2_add_game(j < split ? &left : &right, 1500.25, opp[j], rd[j], score[j]);
+		glicko_merge_sums(&right, &left);
+		CHECK(forward.information == backward.information && forward.surprise == backward.surprise);
+		CHECK(forward.information == right.information && forward.surprise == right.surprise);
+		CHECK(right.games == n);
+	}
+}
+
 /* Random finite input in wide ranges: finite output, bounded loops, win symmetry. */
 static void
 test_random(void)
@@ -167,6 +209,73 @@ test_random(void)
 	}
 }
 
+/*
+ * The normal quantile (AS 241) against Phi^-1 computed with mpmath at 60
+ * digits for the double nearest each p, both tails and the centre; then
+ * Phi(z) = p through libm's erfc over many p, which would catch a wrong
+ * coefficient anywhere.
+ */
+static void
+test_quantile(void)
+{
+	static const double cases[][2] = {
+		{1e-300, -37.047096299361199237}, {1e-20, -9.2623400897984075796},
+		{1e-05, -4.2648907939228246102}, {0.025, -1.9599639845400542118},
+		{0.07, -1.4757910281791706856}, {0.08, -1.4050715603096325447},
+		{0.3, -0.52440051270804081597}, {0.6, 0.25334710313579974132},
+		{0.92, 1.4050715603096328248}, {0.975, 1.9599639845400538556}};
+	static const double confidences[][2] = {
+		{1e-10, 1.2533141373155002969e-10}, {0.5, 0.6744897501960817432},
+		{0.6827, 1.00002171332299911}, {0.9, 1.6448536269514728225},
+		{0.95, 1.9599639845400538556}, {0.99, 2.5758293035489004539},
+		{0.999999, 4.8916384756929317718}, {0.999999999999999, 8.0269570180338918552}};
+	size_t		i;
+	int			j;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(close_rel(glicko_normal_quantile(cases[i][0]), cases[i][1], 2e-15));
+	for (i = 0; i < sizeof(confidences) / sizeof(confidences[0]); i++)
+		CHECK(close_rel(glicko_confidence_deviations(confidences[i][0]), confidences[i][1], 2e-15));
+	CHECK(glicko_normal_quantile(0.5) == 0.0);
+	CHECK(glicko_confidence_deviations(0.0) == 0.0);
+	CHECK(fabs(glicko_confidence_deviations(0.95) - 1.959963984540054) < 1e-15);
+	CHECK(isnan(glicko_normal_quantile(0.0)) && isnan(glicko_normal_quantile(1.0)) &&
+		  isnan(glicko_normal_quantile(NAN)));
+	CHECK(isnan(glicko_confidence_deviations(1.0)) && isnan(glicko_confidence_deviations(-0.1)) &&
+		  isnan(glicko_confidence_deviations(NAN)));
+
+	for (j = 1; j < 100000; j++)
+	{
+		double		p = j / 200000.0;	/* (0, 0.5): Phi(z) is precise there */
+		double		z = glicko_normal_quantile(p);
+
+		CHECK(close_rel(0.5 * erfc(-z / M_SQRT2), p, 1e-13));
+		/* symmetry, against the p that 1 - p really stands for */
+		CHECK(close_rel(glicko_normal_quantile(1.0 - p),
+						-glicko_normal_quantile(1.0 - (1.0 - p)), 1e-14));
+	}
+}
+
+/* Step 2 and Step 8 are inverse to each other and to glicko2_update's scale. */
+static void
+test_scale(void)
+{
+	Glicko2Rating p = {1500, 200, 0.06},
+				back;
+	Glicko2Scaled s;
+	double		lo,
+				hi;
+
+	glicko2_to_scaled(&p, &s);
+	CHECK(s.mu == 0.0 && close_rel(s.phi, 1.1512924985234674, 1e-15) && s.sigma == 0.06);
+	CHECK(glicko2_from_scaled(&s, &back) == GLICKO_OK);
+	CHECK(close_rel(back.rating, 1500, 1e-15) && close_rel(back.rd, 200, 1e-15));
+	s.phi = 0.0;
+	CHECK(glicko2_from_scaled(&s, &back) == GLICKO_OUT_OF_RANGE);
+	CHECK(glicko_interval(1850, 50, 2, &lo, &hi) == GLICKO_OK && lo == 1750 && hi == 1950);
+	CHECK(glicko_interval(1e308, 1e308, 2, &lo, &hi) == GLICKO_OUT_OF_RANGE);
+}
+
 int
 main(void)
 {
@@ -175,7 +284,10 @@ main(void)
 	test_idle();
 	test_saturation();
 	test_lopsided();
+	test_order_free_sums();
 	test_random();
+	test_quantile();
+	test_scale();
 	printf("math_test: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }

@@ -1,0 +1,400 @@
+/*
+ * explain.c — the aggregate glicko2_explain: one player's Glicko-2 update
+ * of one period with every intermediate quantity of the paper, as jsonb.
+ *
+ * Its state is glicko2_period's (player, tau, the two sums, added up in the
+ * same order and combined the same way, so the result is the same double)
+ * plus the list of games, kept only to print each game's g and E.  The list
+ * is what an explanation is about, so it is bounded (EXPLAIN_MAX_GAMES):
+ * glicko2_explain is for one player's games, not for a whole league.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "libpq/pqformat.h"
+#include "miscadmin.h"
+#include "utils/float.h"
+#include "utils/jsonb.h"
+
+#include "json_build.h"
+#include "rating.h"
+
+#define EXPLAIN_MAX_GAMES 10000
+
+typedef struct ExplainGame
+{
+	double		rating;			/* the opponent's */
+	double		rd;
+	double		score;
+} ExplainGame;
+
+typedef struct ExplainState
+{
+	Glicko2Rating player;
+	double		tau;
+	GlickoSums	sums;
+	int32		ngames;			/* always sums.games */
+	int32		capacity;
+	ExplainGame *games;
+} ExplainState;
+
+/* player, tau, the two double-double sums, games, then 3 float8 per game */
+#define EXPLAIN_HEADER_SIZE (8 * sizeof(float8) + sizeof(int64))
+#define EXPLAIN_GAME_SIZE (3 * sizeof(float8))
+
+#ifdef USE_ASSERT_CHECKING
+static void
+AssertValidExplainState(const ExplainState *state)
+{
+	Assert(isfinite(state->player.rating));
+	Assert(state->player.rd > 0.0);
+	Assert(state->tau > 0.0);
+	Assert(state->sums.information >= 0.0);
+	Assert(state->ngames == state->sums.games);
+	Assert(state->ngames <= state->capacity);
+}
+#else
+#define AssertValidExplainState(state) ((void) 0)
+#endif
+
+static MemoryContext
+aggregate_context(FunctionCallInfo fcinfo, const char *fname)
+{
+	MemoryContext aggcontext;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		elog(ERROR, "%s called in non-aggregate context", fname);
+	return aggcontext;
+}
+
+static ExplainState *
+new_state(MemoryContext aggcontext, const Glicko2Rating *player, double tau,
+		  int32 capacity)
+{
+	ExplainState *state = MemoryContextAllocZero(aggcontext, sizeof(ExplainState));
+
+	state->player = *player;
+	state->tau = tau;
+	state->capacity = Max(capacity, 8);
+	state->games = MemoryContextAlloc(aggcontext, state->capacity * sizeof(ExplainGame));
+	return state;
+}
+
+/* Make room for `more` games, refusing to go past the bound. */
+static void
+reserve_games(ExplainState *state, int64 more)
+{
+	int64		needed = (int64) state->ngames + more;
+
+	if (needed > EXPLAIN_MAX_GAMES)
+		ereport(ERROR,
+				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				errmsg("glicko2_explain takes at most %d games in one group, not " INT64_FORMAT,
+					   EXPLAIN_MAX_GAMES, needed),
+				errdetail("An explanation lists every game; it is meant for one player's games of one period."),
+				errhint("Use glicko2_period for the rating alone, or explain fewer games."));
+	if (needed > state->capacity)
+	{
+		int32		capacity = Min(Max((int64) state->capacity * 2, needed),
+								   EXPLAIN_MAX_GAMES);
+
+		state->games = repalloc(state->games, capacity * sizeof(ExplainGame));
+		state->capacity = capacity;
+	}
+}
+
+/* The same checks as glicko2_period: one pre-period rating and one tau per group. */
+static void
+check_same_player(const ExplainState *state, const Glicko2Rating *player, double tau)
+{
+	if (state->player.rating != player->rating ||
+		state->player.rd != player->rd ||
+		state->player.volatility != player->volatility)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("player rating differs within one group: %s and %s",
+					   glicko2_to_cstring(&state->player), glicko2_to_cstring(player)),
+				errdetail("One group is one player's games of one period, all from the same pre-period rating."),
+				errhint("Group by the player (and period), or check the join that supplies the player's rating."));
+	if (state->tau != tau)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("tau differs within one group: %s and %s",
+					   float8out_internal(state->tau), float8out_internal(tau)));
+}
+
+/* Transition for glicko2_explain(player, opponent, score [, tau]). */
+PG_FUNCTION_INFO_V1(glicko2_explain_transfn);
+Datum
+glicko2_explain_transfn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko2_explain_transfn");
+	ExplainState *state = PG_ARGISNULL(0) ? NULL : (ExplainState *) PG_GETARG_POINTER(0);
+	Glicko2Rating player;
+	Glicko2Rating opponent;
+	double		tau = GLICKO2_DEFAULT_TAU;
+	double		score;
+
+	arg_glicko2_or_unrated(fcinfo, 1, &player, "player");
+	if (PG_NARGS() > 4)
+	{
+		if (PG_ARGISNULL(4))
+			ereport(ERROR,
+					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					errmsg("tau must not be NULL"));
+		tau = PG_GETARG_FLOAT8(4);
+		check_positive(tau, "tau");
+	}
+
+	if (state == NULL)
+		state = new_state(aggcontext, &player, tau, 8);
+	else
+		check_same_player(state, &player, tau);
+	AssertValidExplainState(state);
+
+	/* A row without a score is skipped, as in glicko2_period. */
+	if (PG_ARGISNULL(3))
+		PG_RETURN_POINTER(state);
+	score = PG_GETARG_FLOAT8(3);
+	check_score(score);
+	arg_glicko2_or_unrated(fcinfo, 2, &opponent, "opponent");
+
+	reserve_games(state, 1);
+	state->games[state->ngames].rating = opponent.rating;
+	state->games[state->ngames].rd = opponent.rd;
+	state->games[state->ngames].score = score;
+	state->ngames++;
+	glicko2_add_game(&state->sums, player.rating, opponent.rating, opponent.rd, score);
+
+	AssertValidExplainState(state);
+	PG_RETURN_POINTER(state);
+}
+
+/* Combine two partial states: sums added as glicko2_period adds them, games appended. */
+PG_FUNCTION_INFO_V1(glicko2_explain_combinefn);
+Datum
+glicko2_explain_combinefn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko2_explain_combinefn");
+	ExplainState *a = PG_ARGISNULL(0) ? NULL : (ExplainState *) PG_GETARG_POINTER(0);
+	ExplainState *b = PG_ARGISNULL(1) ? NULL : (ExplainState *) PG_GETARG_POINTER(1);
+
+	if (b == NULL)
+		PG_RETURN_POINTER(a);
+	AssertValidExplainState(b);
+	if (a == NULL)
+		a = new_state(aggcontext, &b->player, b->tau, b->ngames);
+	else
+		check_same_player(a, &b->player, b->tau);
+	AssertValidExplainState(a);
+
+	reserve_games(a, b->ngames);
+	memcpy(a->games + a->ngames, b->games, b->ngames * sizeof(ExplainGame));
+	a->ngames += b->ngames;
+	glicko_merge_sums(&a->sums, &b->sums);
+
+	AssertValidExplainState(a);
+	PG_RETURN_POINTER(a);
+}
+
+/* Serialize a state for a parallel worker (network byte order). */
+PG_FUNCTION_INFO_V1(glicko2_explain_serialfn);
+Datum
+glicko2_explain_serialfn(PG_FUNCTION_ARGS)
+{
+	ExplainState *state = (ExplainState *) PG_GETARG_POINTER(0);
+	StringInfoData buf;
+	int32		i;
+
+	pq_begintypsend(&buf);
+	pq_sendfloat8(&buf, state->player.rating);
+	pq_sendfloat8(&buf, state->player.rd);
+	pq_sendfloat8(&buf, state->player.volatility);
+	pq_sendfloat8(&buf, state->tau);
+	pq_sendfloat8(&buf, state->sums.information);
+	pq_sendfloat8(&buf, state->sums.information_low);
+	pq_sendfloat8(&buf, state->sums.surprise);
+	pq_sendfloat8(&buf, state->sums.surprise_low);
+	pq_sendint64(&buf, state->sums.games);
+	for (i = 0; i < state->ngames; i++)
+	{
+		pq_sendfloat8(&buf, state->games[i].rating);
+		pq_sendfloat8(&buf, state->games[i].rd);
+		pq_sendfloat8(&buf, state->games[i].score);
+	}
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/* Deserialize a state, checking every value it reads. */
+PG_FUNCTION_INFO_V1(glicko2_explain_deserialfn);
+Datum
+glicko2_explain_deserialfn(PG_FUNCTION_ARGS)
+{
+	bytea	   *bytes = PG_GETARG_BYTEA_PP(0);
+	size_t		len = VARSIZE_ANY_EXHDR(bytes);
+	StringInfoData buf;
+	ExplainState *state;
+	Glicko2Rating player;
+	double		tau;
+	int64		ngames;
+	int32		i;
+
+	aggregate_context(fcinfo, "glicko2_explain_deserialfn");
+	if (len < EXPLAIN_HEADER_SIZE || (len - EXPLAIN_HEADER_SIZE) % EXPLAIN_GAME_SIZE != 0 ||
+		(len - EXPLAIN_HEADER_SIZE) / EXPLAIN_GAME_SIZE > EXPLAIN_MAX_GAMES)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				errmsg("invalid glicko2_explain state: %zu bytes", len));
+	ngames = (len - EXPLAIN_HEADER_SIZE) / EXPLAIN_GAME_SIZE;
+
+	buf.data = VARDATA_ANY(bytes);
+	buf.len = len;
+	buf.maxlen = len;
+	buf.cursor = 0;
+
+	player.rating = pq_getmsgfloat8(&buf);
+	player.rd = pq_getmsgfloat8(&buf);
+	player.volatility = pq_getmsgfloat8(&buf);
+	tau = pq_getmsgfloat8(&buf);
+	state = new_state(CurrentMemoryContext, &player, tau, (int32) ngames);
+	state->sums.information = pq_getmsgfloat8(&buf);
+	state->sums.information_low = pq_getmsgfloat8(&buf);
+	state->sums.surprise = pq_getmsgfloat8(&buf);
+	state->sums.surprise_low = pq_getmsgfloat8(&buf);
+	state->sums.games = pq_getmsgint64(&buf);
+	state->ngames = (int32) ngames;
+	for (i = 0; i < state->ngames; i++)
+	{
+		state->games[i].rating = pq_getmsgfloat8(&buf);
+		state->games[i].rd = pq_getmsgfloat8(&buf);
+		state->games[i].score = pq_getmsgfloat8(&buf);
+		if (!glicko_valid_rating_value(state->games[i].rating) ||
+			!glicko_valid_positive(state->games[i].rd) ||
+			!glicko_valid_score(state->games[i].score))
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+					errmsg("invalid glicko2_explain state: bad game %d", i + 1));
+	}
+	pq_getmsgend(&buf);
+
+	if (!glicko_valid_rating_value(player.rating) || !glicko_valid_positive(player.rd) ||
+		!glicko_valid_positive(player.volatility) || !glicko_valid_positive(tau) ||
+		!isfinite(state->sums.information) || state->sums.information < 0.0 ||
+		!isfinite(state->sums.information_low) ||
+		!isfinite(state->sums.surprise) || !isfinite(state->sums.surprise_low) || state->sums.games != ngames)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				errmsg("invalid glicko2_explain state"));
+
+	PG_RETURN_POINTER(state);
+}
+
+static void
+put_rating(JsonbParseState **st, const char *key, const Glicko2Rating *r)
+{
+	json_begin_object(st, key);
+	json_put_number(st, "rating", r->rating);
+	json_put_number(st, "rd", r->rd);
+	json_put_number(st, "volatility", r->volatility);
+	json_end_object(st);
+}
+
+/* Each game as the paper's table has it: mu_j, phi_j, g(phi_j), E, s_j. */
+static void
+put_games(JsonbParseState **st, const ExplainState *state)
+{
+	int32		i;
+
+	json_begin_array(st, "games");
+	for (i = 0; i < state->ngames; i++)
+	{
+		const ExplainGame *game = &state->games[i];
+		Glicko2Rating opponent = {game->rating, game->rd, GLICKO2_DEFAULT_VOLATILITY};
+		Glicko2Scaled s;
+
+		CHECK_FOR_INTERRUPTS();
+		glicko2_to_scaled(&opponent, &s);
+		json_begin_object(st, NULL);
+		json_begin_object(st, "opponent");
+		json_put_number(st, "rating", game->rating);
+		json_put_number(st, "rd", game->rd);
+		json_end_object(st);
+		json_put_number(st, "mu_j", s.mu);
+		json_put_number(st, "phi_j", s.phi);
+		json_put_number(st, "g", glicko2_g(game->rd));
+		json_put_number(st, "E", glicko2_expected(state->player.rating, game->rating, game->rd));
+		json_put_number(st, "s", game->score);
+		json_end_object(st);
+	}
+	json_end_array(st);
+}
+
+/* Step 5's starting values and the Illinois iterations, as the paper's table. */
+static void
+put_iterations(JsonbParseState **st, const Glicko2Trace *trace)
+{
+	int			i;
+
+	json_begin_array(st, "iterations");
+	for (i = 0; i < trace->n_iterations; i++)
+	{
+		json_begin_object(st, NULL);
+		json_put_number(st, "A", trace->iterations[i].A);
+		json_put_number(st, "B", trace->iterations[i].B);
+		json_put_number(st, "fA", trace->iterations[i].fA);
+		json_put_number(st, "fB", trace->iterations[i].fB);
+		json_end_object(st);
+	}
+	json_end_array(st);
+}
+
+/*
+ * Final: glicko2_update over the same sums as glicko2_period, with the
+ * trace written out.  When the games carry no information (none, or every
+ * E saturated) only Step 6 applies: v, delta, k and the iterations are null.
+ */
+PG_FUNCTION_INFO_V1(glicko2_explain_finalfn);
+Datum
+glicko2_explain_finalfn(PG_FUNCTION_ARGS)
+{
+	ExplainState *state;
+	Glicko2Trace *trace;
+	Glicko2Rating result;
+	GlickoStatus status;
+	JsonbParseState *st = NULL;
+	bool		informative;
+
+	aggregate_context(fcinfo, "glicko2_explain_finalfn");
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	state = (ExplainState *) PG_GETARG_POINTER(0);
+	AssertValidExplainState(state);
+
+	trace = palloc(sizeof(Glicko2Trace));
+	status = glicko2_update(&state->player, &state->sums, state->tau, &result, trace);
+	if (status != GLICKO_OK)
+		report_glicko_status(status, psprintf("glicko2 update of player %s",
+											  glicko2_to_cstring(&state->player)));
+	informative = !trace->no_information;
+
+	json_begin_object(&st, NULL);
+	put_rating(&st, "player", &state->player);
+	json_put_number(&st, "tau", state->tau);
+	json_put_number(&st, "epsilon", GLICKO2_EPSILON);
+	json_put_number(&st, "mu", trace->mu);
+	json_put_number(&st, "phi", trace->phi);
+	json_put_number(&st, "sigma", state->player.volatility);
+	put_games(&st, state);
+	json_put_bool(&st, "no_information", !informative);
+	json_put_number(&st, "v", informative ? trace->v : NAN);
+	json_put_number(&st, "delta", informative ? trace->delta : NAN);
+	json_put_number(&st, "a", trace->a);
+	json_put_number(&st, "k", informative ? trace->k : NAN);
+	put_iterations(&st, trace);
+	json_put_number(&st, "sigma_new", trace->sigma_new);
+	json_put_number(&st, "phi_star", trace->phi_star);
+	json_put_number(&st, "phi_new", trace->phi_new);
+	json_put_number(&st, "mu_new", trace->mu_new);
+	put_rating(&st, "result", &result);
+	PG_RETURN_JSONB_P(json_finish(&st));
+}

@@ -1,0 +1,102 @@
+/*
+ * json_build.c — small helpers over pushJsonbValue for the jsonb that
+ * glicko2_explain and glicko2_to_jsonb return.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "common/shortest_dec.h"
+#include "utils/builtins.h"
+#include "utils/numeric.h"
+
+#include "json_build.h"
+
+static void
+put_key(JsonbParseState **st, const char *key)
+{
+	JsonbValue	k;
+
+	if (key == NULL)
+		return;
+	k.type = jbvString;
+	k.val.string.val = (char *) key;
+	k.val.string.len = strlen(key);
+	pushJsonbValue(st, WJB_KEY, &k);
+}
+
+/* Inside an object a scalar is a WJB_VALUE; inside an array, a WJB_ELEM. */
+static void
+put_scalar(JsonbParseState **st, const char *key, JsonbValue *v)
+{
+	put_key(st, key);
+	pushJsonbValue(st, key ? WJB_VALUE : WJB_ELEM, v);
+}
+
+void
+json_begin_object(JsonbParseState **st, const char *key)
+{
+	put_key(st, key);
+	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+}
+
+void
+json_end_object(JsonbParseState **st)
+{
+	pushJsonbValue(st, WJB_END_OBJECT, NULL);
+}
+
+void
+json_begin_array(JsonbParseState **st, const char *key)
+{
+	put_key(st, key);
+	pushJsonbValue(st, WJB_BEGIN_ARRAY, NULL);
+}
+
+void
+json_end_array(JsonbParseState **st)
+{
+	pushJsonbValue(st, WJB_END_ARRAY, NULL);
+}
+
+/*
+ * float8 -> numeric through the shortest decimal that reads back as the same
+ * double: float8_numeric would keep only 15 digits, float8out depends on
+ * extra_float_digits.
+ */
+void
+json_put_number(JsonbParseState **st, const char *key, double x)
+{
+	JsonbValue	v;
+
+	if (isfinite(x))
+	{
+		char		buf[DOUBLE_SHORTEST_DECIMAL_LEN];
+
+		double_to_shortest_decimal_buf(x, buf);
+		v.type = jbvNumeric;
+		v.val.numeric = DatumGetNumeric(DirectFunctionCall3(numeric_in,
+															CStringGetDatum(buf),
+															ObjectIdGetDatum(InvalidOid),
+															Int32GetDatum(-1)));
+	}
+	else
+		v.type = jbvNull;
+	put_scalar(st, key, &v);
+}
+
+void
+json_put_bool(JsonbParseState **st, const char *key, bool b)
+{
+	JsonbValue	v;
+
+	v.type = jbvBool;
+	v.val.boolean = b;
+	put_scalar(st, key, &v);
+}
+
+Jsonb *
+json_finish(JsonbParseState **st)
+{
+	return JsonbValueToJsonb(pushJsonbValue(st, WJB_END_OBJECT, NULL));
+}
