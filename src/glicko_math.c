@@ -104,30 +104,52 @@ sum_add(double *hi, double *lo, double x_hi, double x_lo)
 }
 
 /*
- * Add one game: g(phi_j) for the information of Step 3, s_j - E for the
- * sum shared by Steps 4 and 7.  s - E is written so that it is exact for
- * a win (1 - E) and a loss (-E) without cancellation.
+ * One game's terms: g(phi_j)^2 E (1 - E) for the information of Step 3,
+ * g(phi_j) (s_j - E) for the sum shared by Steps 4 and 7.  s - E is written
+ * so that it is exact for a win (1 - E) and a loss (-E) without cancellation.
+ * This runs once per game in the aggregates: it is logistic_pair's
+ * arithmetic, bit for bit, without a branch on the sign of z (which a
+ * league's games make unpredictable).
  */
-static inline void
-add_game(GlickoSums *sums, double g, double z, double score)
+static inline GlickoGame
+game_terms(double g, double z, double score)
 {
-	double		e,
-				one_minus_e;
+	GlickoGame	terms;
+	double		t = exp(-fabs(z));
+	double		larger = 1.0 / (1.0 + t);
+	double		smaller = t / (1.0 + t);
+	double		e = z >= 0.0 ? larger : smaller;
+	double		one_minus_e = z >= 0.0 ? smaller : larger;
 
-	logistic_pair(z, &e, &one_minus_e);
-	sum_add(&sums->information, &sums->information_low, g * g * e * one_minus_e, 0.0);
-	sum_add(&sums->surprise, &sums->surprise_low,
-			g * (score * one_minus_e - (1.0 - score) * e), 0.0);
+	terms.information = g * g * e * one_minus_e;
+	terms.surprise = g * (score * one_minus_e - (1.0 - score) * e);
+	return terms;
+}
+
+void
+glicko_add_terms(GlickoSums *sums, const GlickoGame *game)
+{
+	sum_add(&sums->information, &sums->information_low, game->information, 0.0);
+	sum_add(&sums->surprise, &sums->surprise_low, game->surprise, 0.0);
 	sums->games++;
+}
+
+GlickoGame
+glicko2_game(double rating, double opponent_rating, double opponent_rd,
+			 double score)
+{
+	double		g = g_of_phi(opponent_rd / GLICKO2_SCALE);
+
+	return game_terms(g, g * (rating - opponent_rating) / GLICKO2_SCALE, score);
 }
 
 void
 glicko2_add_game(GlickoSums *sums, double rating, double opponent_rating,
 				 double opponent_rd, double score)
 {
-	double		g = g_of_phi(opponent_rd / GLICKO2_SCALE);
+	GlickoGame	terms = glicko2_game(rating, opponent_rating, opponent_rd, score);
 
-	add_game(sums, g, g * (rating - opponent_rating) / GLICKO2_SCALE, score);
+	glicko_add_terms(sums, &terms);
 }
 
 void
@@ -388,16 +410,10 @@ glicko2_idle(const Glicko2Rating *player, double periods, double max_rd,
 }
 
 /* Glicko-1: g(RD) = 1 / sqrt(1 + 3 q^2 RD^2 / pi^2). */
-static inline double
-g1_of_rd(double opponent_rd)
-{
-	return 1.0 / sqrt(1.0 + 3.0 * GLICKO1_Q * GLICKO1_Q * opponent_rd * opponent_rd / PI_SQUARED);
-}
-
 double
 glicko1_g(double opponent_rd)
 {
-	return g1_of_rd(opponent_rd);
+	return 1.0 / sqrt(1.0 + 3.0 * GLICKO1_Q * GLICKO1_Q * opponent_rd * opponent_rd / PI_SQUARED);
 }
 
 /* Glicko-1: E = 1 / (1 + 10^(-g (r - r_j) / 400)). */
@@ -412,13 +428,22 @@ glicko1_expected(double rating, double opponent_rating, double opponent_rd)
 	return e;
 }
 
+GlickoGame
+glicko1_game(double rating, double opponent_rating, double opponent_rd,
+			 double score)
+{
+	double		g = glicko1_g(opponent_rd);
+
+	return game_terms(g, GLICKO1_Q * g * (rating - opponent_rating), score);
+}
+
 void
 glicko1_add_game(GlickoSums *sums, double rating, double opponent_rating,
 				 double opponent_rd, double score)
 {
-	double		g = g1_of_rd(opponent_rd);
+	GlickoGame	terms = glicko1_game(rating, opponent_rating, opponent_rd, score);
 
-	add_game(sums, g, GLICKO1_Q * g * (rating - opponent_rating), score);
+	glicko_add_terms(sums, &terms);
 }
 
 /*

@@ -74,6 +74,13 @@ typedef struct GlickoSums
 	int64_t		games;
 } GlickoSums;
 
+/* One game's terms of the two sums. */
+typedef struct GlickoGame
+{
+	double		information;
+	double		surprise;
+} GlickoGame;
+
 typedef enum GlickoStatus
 {
 	GLICKO_OK = 0,
@@ -135,6 +142,8 @@ glicko_valid_score(double score)
 extern double glicko2_g(double opponent_rd);
 extern double glicko2_expected(double rating, double opponent_rating, double opponent_rd);
 extern double glicko2_win_probability(const Glicko2Rating *a, const Glicko2Rating *b);
+extern GlickoGame glicko2_game(double rating, double opponent_rating,
+							   double opponent_rd, double score);
 extern void glicko2_add_game(GlickoSums *sums, double rating,
 							 double opponent_rating, double opponent_rd,
 							 double score);
@@ -147,6 +156,8 @@ extern GlickoStatus glicko2_idle(const Glicko2Rating *player, double periods,
 /* Glicko-1. */
 extern double glicko1_g(double opponent_rd);
 extern double glicko1_expected(double rating, double opponent_rating, double opponent_rd);
+extern GlickoGame glicko1_game(double rating, double opponent_rating,
+							   double opponent_rd, double score);
 extern void glicko1_add_game(GlickoSums *sums, double rating,
 							 double opponent_rating, double opponent_rd,
 							 double score);
@@ -157,6 +168,7 @@ extern GlickoStatus glicko1_idle(const Glicko1Rating *player, double periods,
 								 double c, double max_rd, Glicko1Rating *result);
 
 /* Both systems. */
+extern void glicko_add_terms(GlickoSums *sums, const GlickoGame *game);
 extern void glicko_merge_sums(GlickoSums *into, const GlickoSums *from);
 
 /*

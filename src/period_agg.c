@@ -43,7 +43,8 @@ typedef struct PendingGame
 	PeriodState *state;
 	Glicko2Rating player;		/* the row's player, checked against the state */
 	double		tau;
-	GlickoSums	game;			/* this row alone: games is 0 or 1 */
+	GlickoGame	game;
+	bool		scored;			/* false: a NULL score, no game */
 } PendingGame;
 
 /*
@@ -128,11 +129,12 @@ check_same_player(const PeriodState *state, const Glicko2Rating *player,
 /* Add one row's game to its state. */
 static void
 apply_game(PeriodState *state, const Glicko2Rating *player, double tau,
-		   const GlickoSums *game)
+		   const GlickoGame *game, bool scored)
 {
 	check_same_player(state, player, tau);
 	AssertValidState(state);
-	glicko_merge_sums(&state->sums, game);
+	if (scored)
+		glicko_add_terms(&state->sums, game);
 	AssertValidState(state);
 }
 
@@ -148,7 +150,7 @@ drain_queue(PendingQueue *queue)
 
 		queue->head = (queue->head + 1) % PENDING_DEPTH;
 		queue->count--;
-		apply_game(p->state, &p->player, p->tau, &p->game);
+		apply_game(p->state, &p->player, p->tau, &p->game, p->scored);
 	}
 }
 
@@ -180,17 +182,18 @@ pending_queue(FunctionCallInfo fcinfo)
 static PeriodState *
 period_transition(FunctionCallInfo fcinfo, MemoryContext aggcontext,
 				  const Glicko2Rating *player, double tau,
-				  const GlickoSums *game)
+				  const GlickoGame *game, bool scored)
 {
 	PeriodState *state = PG_ARGISNULL(0) ? NULL : (PeriodState *) PG_GETARG_POINTER(0);
 	PendingQueue *queue = pending_queue(fcinfo);
 	PendingGame *p;
+	const char *byte;
 
 	if (state == NULL)
 	{
 		state = new_state(aggcontext, player, tau);
 		state->queue = queue;
-		apply_game(state, player, tau, game);
+		apply_game(state, player, tau, game, scored);
 		return state;
 	}
 
@@ -203,19 +206,21 @@ period_transition(FunctionCallInfo fcinfo, MemoryContext aggcontext,
 	}
 	if (queue->aggcontext != aggcontext)
 	{
-		apply_game(state, player, tau, game);
+		apply_game(state, player, tau, game, scored);
 		return state;
 	}
 
-	/* Both ends: the state may straddle two cache lines. */
-	glicko_prefetch_write(state);
-	glicko_prefetch_write((char *) (state + 1) - 1);
+	/* Every cache line of the state: it may straddle two or three. */
+	for (byte = (const char *) state; byte < (const char *) (state + 1); byte += 32)
+		glicko_prefetch_write(byte);
+	glicko_prefetch_write((const char *) (state + 1) - 1);
+
 	if (queue->count == PENDING_DEPTH)
 	{
 		p = &queue->games[queue->head];
 		queue->head = (queue->head + 1) % PENDING_DEPTH;
 		queue->count--;
-		apply_game(p->state, &p->player, p->tau, &p->game);
+		apply_game(p->state, &p->player, p->tau, &p->game, p->scored);
 	}
 	p = &queue->games[(queue->head + queue->count) % PENDING_DEPTH];
 	queue->count++;
@@ -223,6 +228,7 @@ period_transition(FunctionCallInfo fcinfo, MemoryContext aggcontext,
 	p->player = *player;
 	p->tau = tau;
 	p->game = *game;
+	p->scored = scored;
 	return state;
 }
 
@@ -235,7 +241,8 @@ glicko2_period_transfn(PG_FUNCTION_ARGS)
 	Glicko2Rating player;
 	Glicko2Rating opponent;
 	double		tau = GLICKO2_DEFAULT_TAU;
-	GlickoSums	game = {0};
+	GlickoGame	game = {0};
+	bool		scored = !PG_ARGISNULL(3);
 
 	arg_glicko2_or_unrated(fcinfo, 1, &player, "player");
 	if (PG_NARGS() > 4)
@@ -247,16 +254,16 @@ glicko2_period_transfn(PG_FUNCTION_ARGS)
 		tau = PG_GETARG_FLOAT8(4);
 		check_positive(tau, "tau");
 	}
-	if (!PG_ARGISNULL(3))
+	if (scored)
 	{
 		double		score = PG_GETARG_FLOAT8(3);
 
 		check_score(score);
 		arg_glicko2_or_unrated(fcinfo, 2, &opponent, "opponent");
-		glicko2_add_game(&game, player.rating, opponent.rating, opponent.rd, score);
+		game = glicko2_game(player.rating, opponent.rating, opponent.rd, score);
 	}
 
-	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, tau, &game));
+	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, tau, &game, scored));
 }
 
 /* Transition for glicko1_period(player, opponent, score). */
@@ -268,22 +275,23 @@ glicko1_period_transfn(PG_FUNCTION_ARGS)
 	Glicko1Rating p1,
 				o1;
 	Glicko2Rating player;
-	GlickoSums	game = {0};
+	GlickoGame	game = {0};
+	bool		scored = !PG_ARGISNULL(3);
 
 	arg_glicko1_or_unrated(fcinfo, 1, &p1, "player");
-	if (!PG_ARGISNULL(3))
+	if (scored)
 	{
 		double		score = PG_GETARG_FLOAT8(3);
 
 		check_score(score);
 		arg_glicko1_or_unrated(fcinfo, 2, &o1, "opponent");
-		glicko1_add_game(&game, p1.rating, o1.rating, o1.rd, score);
+		game = glicko1_game(p1.rating, o1.rating, o1.rd, score);
 	}
 	player.rating = p1.rating;
 	player.rd = p1.rd;
 	player.volatility = 0.0;
 
-	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, 0.0, &game));
+	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, 0.0, &game, scored));
 }
 
 /* Combine two partial states over disjoint games of the same player. */
