@@ -1,7 +1,8 @@
 -- bench/measure.sql — the aggregate measurements of one size, in this one
 -- session (psql variables :size and :reps).  bench/run.sh appends the
 -- closes, each in a transaction that is rolled back and vacuumed away.
-SELECT set_config('bench.size', :'size', false), set_config('bench.reps', :'reps', false) \g /dev/null
+SELECT set_config('bench.size', :'size', false), set_config('bench.reps', :'reps', false),
+       set_config('bench.slow', :'slow', false) \g /dev/null
 SET max_parallel_workers_per_gather = 0;
 
 INSERT INTO bench.plans SELECT label, bench.plan_shape(sql) FROM bench.queries;
@@ -13,7 +14,9 @@ DECLARE
   r record;
 BEGIN
   FOR i IN 1 .. current_setting('bench.reps')::int LOOP
-    FOR q IN SELECT * FROM bench.queries WHERE kind = 'agg' ORDER BY ord LOOP
+    FOR q IN SELECT * FROM bench.queries
+             WHERE kind = 'agg' AND (ord IN (1, 2) OR current_setting('bench.slow') = 'on')
+             ORDER BY ord LOOP
       r := bench.run(q.sql, 'agg');
       INSERT INTO bench.times VALUES (current_setting('bench.size'), q.label, i, r.wall_ms, r.cpu_ms, r.result);
     END LOOP;
@@ -64,7 +67,8 @@ DECLARE
   q record;
   d float8;
 BEGIN
-  FOR q IN SELECT * FROM bench.queries WHERE ord IN (3, 4) LOOP
+  FOR q IN SELECT * FROM bench.queries
+           WHERE ord IN (3, 4) AND current_setting('bench.slow') = 'on' LOOP
     EXECUTE format('SELECT max(bench.max_rel_diff(b.r, s.r)) FROM (%s) b JOIN serial_result s USING (player_id)',
                    replace(q.sql, 'FROM sides', 'FROM sides WHERE player_id <= 2000'))
       INTO d;

@@ -10,14 +10,17 @@
 #   peak private memory during each close.  Prints medians and ratios.
 #
 # Environment: REPS (5), SIZES ("100000:1000000 1000000:10000000", players:games),
-# PG_CONFIG (pg_config), PORT (55432), BENCH_DIR (a new directory in /tmp;
-# needs ~6 GB free for the large size).
+# SLOW_UP_TO (2000000: the PL/pgSQL and set-based SQL baselines run only up to
+# this many game sides, as they take minutes per run beyond), PG_CONFIG
+# (pg_config), BENCH_DIR (a new directory in /tmp; ~6 GB for the large size).
+# The cluster listens only on a socket in BENCH_DIR (PORT names it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 REPS=${REPS:-5}
 SIZES=${SIZES:-"100000:1000000 1000000:10000000"}
 PG_CONFIG=${PG_CONFIG:-pg_config}
+SLOW_UP_TO=${SLOW_UP_TO:-2000000}
 PORT=${PORT:-55432}
 
 bash tools/ensure-deps.sh
@@ -94,7 +97,7 @@ VACUUM ratings;
 SQL
       done
     done
-  } | sql -d "$db" -v reps="$REPS"
+  } | sql -d "$db" -v reps="$REPS" -v slow="$([ $((2 * games)) -le "$SLOW_UP_TO" ] && echo on || echo off)"
 
   for label in "${closes[@]}"; do
     mb=$(peak_memory "$db" "$label")
