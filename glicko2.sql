@@ -449,11 +449,12 @@ BEGIN
     END IF;
   END IF;
 
-  -- Every game of the period checked before anything changes.
+  -- Every game of the period checked before anything changes (the message
+  -- is formatted for bad games only: FILTER spares format() on every row).
   EXECUTE format($sql$
     SELECT count(*), count(b.why), min(b.why || format(': player %%s, opponent %%s, score %%s',
                                                       coalesce(b.p::text, 'NULL'), coalesce(b.o::text, 'NULL'),
-                                                      coalesce(b.s::text, 'NULL')))
+                                                      coalesce(b.s::text, 'NULL'))) FILTER (WHERE b.why IS NOT NULL)
     FROM (SELECT g.%1$I AS p, g.%2$I AS o, g.%3$I AS s,
                  CASE WHEN g.%1$I IS NULL OR g.%2$I IS NULL THEN 'NULL player'
                       WHEN g.%1$I = g.%2$I THEN 'self-play'
