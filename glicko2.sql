@@ -83,10 +83,12 @@ CREATE FUNCTION glicko1_period_finalfn(internal)
 COMMENT ON FUNCTION glicko1_period_finalfn(internal) IS
   'Final function of glicko1_period: Glicko-1''s update';
 
+-- SSPACE: the 80-byte state as allocated (a 128-byte chunk and its header),
+-- for the planner's estimate of a hash aggregate's memory.
 CREATE AGGREGATE glicko2_period(player glicko2_rating, opponent glicko2_rating, score float8) (
   SFUNC = glicko2_period_transfn,
   STYPE = internal,
-  SSPACE = 72,
+  SSPACE = 144,
   FINALFUNC = glicko2_period_finalfn,
   COMBINEFUNC = glicko_period_combinefn,
   SERIALFUNC = glicko_period_serialfn,
@@ -99,7 +101,7 @@ COMMENT ON AGGREGATE glicko2_period(glicko2_rating, glicko2_rating, float8) IS
 CREATE AGGREGATE glicko2_period(player glicko2_rating, opponent glicko2_rating, score float8, tau float8) (
   SFUNC = glicko2_period_transfn,
   STYPE = internal,
-  SSPACE = 72,
+  SSPACE = 144,
   FINALFUNC = glicko2_period_finalfn,
   COMBINEFUNC = glicko_period_combinefn,
   SERIALFUNC = glicko_period_serialfn,
@@ -112,7 +114,7 @@ COMMENT ON AGGREGATE glicko2_period(glicko2_rating, glicko2_rating, float8, floa
 CREATE AGGREGATE glicko1_period(player glicko1_rating, opponent glicko1_rating, score float8) (
   SFUNC = glicko1_period_transfn,
   STYPE = internal,
-  SSPACE = 72,
+  SSPACE = 144,
   FINALFUNC = glicko1_period_finalfn,
   COMBINEFUNC = glicko_period_combinefn,
   SERIALFUNC = glicko_period_serialfn,
@@ -447,11 +449,12 @@ BEGIN
     END IF;
   END IF;
 
-  -- Every game of the period checked before anything changes.
+  -- Every game of the period checked before anything changes (the message
+  -- is formatted for bad games only: FILTER spares format() on every row).
   EXECUTE format($sql$
     SELECT count(*), count(b.why), min(b.why || format(': player %%s, opponent %%s, score %%s',
                                                       coalesce(b.p::text, 'NULL'), coalesce(b.o::text, 'NULL'),
-                                                      coalesce(b.s::text, 'NULL')))
+                                                      coalesce(b.s::text, 'NULL'))) FILTER (WHERE b.why IS NOT NULL)
     FROM (SELECT g.%1$I AS p, g.%2$I AS o, g.%3$I AS s,
                  CASE WHEN g.%1$I IS NULL OR g.%2$I IS NULL THEN 'NULL player'
                       WHEN g.%1$I = g.%2$I THEN 'self-play'

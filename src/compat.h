@@ -1,6 +1,7 @@
 /*
  * compat.h — every difference between the PostgreSQL versions glicko2
- * builds against (13 to 17) lives here, so no function body needs #if.
+ * builds against (13 to 17), and between compilers, lives here, so no
+ * function body needs #if.
  */
 #ifndef GLICKO2_COMPAT_H
 #define GLICKO2_COMPAT_H
@@ -9,6 +10,13 @@
 
 #if PG_VERSION_NUM < 130000
 #error "glicko2 requires PostgreSQL 13 or later"
+#endif
+
+/* A hint to bring memory that will be written soon into cache (no-op where unknown). */
+#if defined(__GNUC__) || defined(__clang__)
+#define glicko_prefetch_write(p) __builtin_prefetch((p), 1)
+#else
+#define glicko_prefetch_write(p) ((void) (p))
 #endif
 
 /* make_range() gained a soft-error context argument in PostgreSQL 16. */

@@ -13,24 +13,6 @@
 /* Glicko-1's q = ln(10) / 400. */
 #define GLICKO1_Q (M_LN10 / 400.0)
 
-bool
-glicko_valid_rating_value(double rating)
-{
-	return isfinite(rating);
-}
-
-bool
-glicko_valid_positive(double x)
-{
-	return isfinite(x) && x > 0.0;
-}
-
-bool
-glicko_valid_score(double score)
-{
-	return isfinite(score) && score >= 0.0 && score <= 1.0;
-}
-
 /*
  * The logistic pair E = 1/(1 + exp(-z)) and 1 - E = 1/(1 + exp(z)), each
  * computed without subtraction so that a lopsided game keeps its small
@@ -145,30 +127,52 @@ sum_add(double *hi, double *lo, double x_hi, double x_lo)
 }
 
 /*
- * Add one game: g(phi_j) for the information of Step 3, s_j - E for the
- * sum shared by Steps 4 and 7.  s - E is written so that it is exact for
- * a win (1 - E) and a loss (-E) without cancellation.
+ * One game's terms: g(phi_j)^2 E (1 - E) for the information of Step 3,
+ * g(phi_j) (s_j - E) for the sum shared by Steps 4 and 7.  s - E is written
+ * so that it is exact for a win (1 - E) and a loss (-E) without cancellation.
+ * This runs once per game in the aggregates: it is logistic_pair's
+ * arithmetic, bit for bit, without a branch on the sign of z (which a
+ * league's games make unpredictable).
  */
-static inline void
-add_game(GlickoSums *sums, double g, double z, double score)
+static inline GlickoGame
+game_terms(double g, double z, double score)
 {
-	double		e,
-				one_minus_e;
+	GlickoGame	terms;
+	double		t = exp(-fabs(z));
+	double		larger = 1.0 / (1.0 + t);
+	double		smaller = t / (1.0 + t);
+	double		e = z >= 0.0 ? larger : smaller;
+	double		one_minus_e = z >= 0.0 ? smaller : larger;
 
-	logistic_pair(z, &e, &one_minus_e);
-	sum_add(&sums->information, &sums->information_low, g * g * e * one_minus_e, 0.0);
-	sum_add(&sums->surprise, &sums->surprise_low,
-			g * (score * one_minus_e - (1.0 - score) * e), 0.0);
+	terms.information = g * g * e * one_minus_e;
+	terms.surprise = g * (score * one_minus_e - (1.0 - score) * e);
+	return terms;
+}
+
+void
+glicko_add_terms(GlickoSums *sums, const GlickoGame *game)
+{
+	sum_add(&sums->information, &sums->information_low, game->information, 0.0);
+	sum_add(&sums->surprise, &sums->surprise_low, game->surprise, 0.0);
 	sums->games++;
+}
+
+GlickoGame
+glicko2_game(double rating, double opponent_rating, double opponent_rd,
+			 double score)
+{
+	double		g = g_of_phi(opponent_rd / GLICKO2_SCALE);
+
+	return game_terms(g, glicko2_z(g, rating, opponent_rating), score);
 }
 
 void
 glicko2_add_game(GlickoSums *sums, double rating, double opponent_rating,
 				 double opponent_rd, double score)
 {
-	double		g = glicko2_g(opponent_rd);
+	GlickoGame	terms = glicko2_game(rating, opponent_rating, opponent_rd, score);
 
-	add_game(sums, g, glicko2_z(g, rating, opponent_rating), score);
+	glicko_add_terms(sums, &terms);
 }
 
 void
@@ -467,13 +471,22 @@ glicko1_expected(double rating, double opponent_rating, double opponent_rd)
 	return e;
 }
 
+GlickoGame
+glicko1_game(double rating, double opponent_rating, double opponent_rd,
+			 double score)
+{
+	double		g = glicko1_g(opponent_rd);
+
+	return game_terms(g, glicko1_z(g, rating, opponent_rating), score);
+}
+
 void
 glicko1_add_game(GlickoSums *sums, double rating, double opponent_rating,
 				 double opponent_rd, double score)
 {
-	double		g = glicko1_g(opponent_rd);
+	GlickoGame	terms = glicko1_game(rating, opponent_rating, opponent_rd, score);
 
-	add_game(sums, g, glicko1_z(g, rating, opponent_rating), score);
+	glicko_add_terms(sums, &terms);
 }
 
 /*

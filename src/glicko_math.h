@@ -10,6 +10,7 @@
 #ifndef GLICKO_MATH_H
 #define GLICKO_MATH_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -73,6 +74,13 @@ typedef struct GlickoSums
 	int64_t		games;
 } GlickoSums;
 
+/* One game's terms of the two sums. */
+typedef struct GlickoGame
+{
+	double		information;
+	double		surprise;
+} GlickoGame;
+
 typedef enum GlickoStatus
 {
 	GLICKO_OK = 0,
@@ -110,15 +118,32 @@ typedef struct Glicko2Trace
 	double		mu_new;
 } Glicko2Trace;
 
-/* Validity of values: finite, and RD, volatility and tau positive. */
-extern bool glicko_valid_rating_value(double rating);
-extern bool glicko_valid_positive(double x);
-extern bool glicko_valid_score(double score);
+/* Validity of values: finite, and RD, volatility and tau positive.
+ * Inline: the aggregates check every row. */
+static inline bool
+glicko_valid_rating_value(double rating)
+{
+	return isfinite(rating);
+}
+
+static inline bool
+glicko_valid_positive(double x)
+{
+	return isfinite(x) && x > 0.0;
+}
+
+static inline bool
+glicko_valid_score(double score)
+{
+	return isfinite(score) && score >= 0.0 && score <= 1.0;
+}
 
 /* Glicko-2 (Step 3's g and E on the Glicko-2 scale, inputs on the public scale). */
 extern double glicko2_g(double opponent_rd);
 extern double glicko2_expected(double rating, double opponent_rating, double opponent_rd);
 extern double glicko2_win_probability(const Glicko2Rating *a, const Glicko2Rating *b);
+extern GlickoGame glicko2_game(double rating, double opponent_rating,
+							   double opponent_rd, double score);
 extern void glicko2_add_game(GlickoSums *sums, double rating,
 							 double opponent_rating, double opponent_rd,
 							 double score);
@@ -131,6 +156,8 @@ extern GlickoStatus glicko2_idle(const Glicko2Rating *player, double periods,
 /* Glicko-1. */
 extern double glicko1_g(double opponent_rd);
 extern double glicko1_expected(double rating, double opponent_rating, double opponent_rd);
+extern GlickoGame glicko1_game(double rating, double opponent_rating,
+							   double opponent_rd, double score);
 extern void glicko1_add_game(GlickoSums *sums, double rating,
 							 double opponent_rating, double opponent_rd,
 							 double score);
@@ -141,6 +168,7 @@ extern GlickoStatus glicko1_idle(const Glicko1Rating *player, double periods,
 								 double c, double max_rd, Glicko1Rating *result);
 
 /* Both systems. */
+extern void glicko_add_terms(GlickoSums *sums, const GlickoGame *game);
 extern void glicko_merge_sums(GlickoSums *into, const GlickoSums *from);
 
 /*

@@ -122,7 +122,7 @@ report_glicko_status(GlickoStatus status, const char *what)
 #define HEADER_FIELD(body, field) \
 	((body) + offsetof(HeapTupleHeaderData, field) - VARHDRSZ)
 
-static void
+static inline void
 read_float8_fields(Datum d, double *out, int nfields, const char *what)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(d);

@@ -1,0 +1,40 @@
+-- bench/data.sql — synthetic league for the benchmark (psql variables
+-- :players and :games).  Deterministic: setseed() fixes every random().
+--   ratings(player_id, rating)                      one row per player
+--   games(period, player_id, opponent_id, score)   one row per game, period 1
+--   sides(player_id, rating, opponent, score)       both sides of every game
+--                                                   with both pre-period ratings
+SELECT setseed(0.4711) \g /dev/null
+
+SET client_min_messages = warning;
+DROP TABLE IF EXISTS ratings, games, sides;
+
+CREATE TABLE ratings (player_id int PRIMARY KEY, rating glicko2_rating NOT NULL);
+INSERT INTO ratings
+SELECT i, glicko2_rating(1500 + 350 * (random() + random() + random() - 1.5),
+                         30 + 320 * random(), 0.04 + 0.04 * random())
+FROM generate_series(1, :players) i;
+
+-- Uniform random pairings; the opponent is never the player.
+CREATE TABLE games (period int NOT NULL, player_id int NOT NULL,
+                    opponent_id int NOT NULL, score float8 NOT NULL);
+INSERT INTO games
+SELECT 1, p, CASE WHEN o >= p THEN o + 1 ELSE o END, floor(random() * 3) / 2
+FROM (SELECT 1 + floor(random() * :players)::int AS p,
+             1 + floor(random() * (:players - 1))::int AS o
+      FROM generate_series(1, :games)) g;
+
+-- The aggregate benchmark's input, in game order (players scattered).
+CREATE TABLE sides AS
+SELECT s.player_id, me.rating, them.rating AS opponent, s.score
+FROM (SELECT player_id, opponent_id, score FROM games
+      UNION ALL
+      SELECT opponent_id, player_id, 1 - score FROM games) s
+JOIN ratings me ON me.player_id = s.player_id
+JOIN ratings them ON them.player_id = s.opponent_id;
+
+-- Games written later to a closed period are refused (as the README advises).
+CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON games
+  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
+
+VACUUM (FREEZE, ANALYZE) ratings, games, sides;

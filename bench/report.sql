@@ -1,0 +1,38 @@
+-- bench/report.sql — medians and ratios of one size's measurements.
+-- Ratios are medians of per-round ratios (each round runs every query once,
+-- back to back), which noise from other processes disturbs least.
+\pset footer off
+\echo
+SELECT DISTINCT size AS "league" FROM bench.times;
+
+WITH t AS (
+  SELECT t.label, t.rep, t.wall_ms, t.cpu_ms, q.ord, q.kind
+  FROM bench.times t LEFT JOIN bench.queries q USING (label)),
+base AS (  -- what each measurement is compared with, in the same round
+  SELECT label,
+         CASE WHEN kind = 'agg' THEN 'count(*) GROUP BY player_id (floor)'
+              WHEN kind = 'close' THEN 'close: same statement with avg()'
+              WHEN label LIKE '%, 2 workers' THEN regexp_replace(label, ', 2 workers$', ', serial (beside 2 workers)')
+         END AS base
+  FROM (SELECT DISTINCT label, kind FROM t) x),
+paired AS (
+  SELECT t.label, t.ord, t.wall_ms, t.cpu_ms,
+         t.wall_ms / b.wall_ms AS wall_ratio, t.cpu_ms / b.cpu_ms AS cpu_ratio, base.base
+  FROM t JOIN base USING (label)
+  LEFT JOIN t b ON b.label = base.base AND b.rep = t.rep)
+SELECT p.label AS "measurement",
+       pl.plan AS "plan",
+       count(*) AS "runs",
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY p.wall_ms)::numeric) AS "wall ms",
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY p.cpu_ms)::numeric) AS "backend CPU ms",
+       CASE WHEN p.label LIKE '%, 2 workers' THEN 'speed-up ' || round((1 / percentile_cont(0.5) WITHIN GROUP (ORDER BY p.wall_ratio))::numeric, 2)
+            ELSE round(percentile_cont(0.5) WITHIN GROUP (ORDER BY p.wall_ratio)::numeric, 2)::text END AS "ratio (wall)",
+       CASE WHEN p.label LIKE '%, 2 workers' THEN ''
+            ELSE round(percentile_cont(0.5) WITHIN GROUP (ORDER BY p.cpu_ratio)::numeric, 2)::text END AS "ratio (CPU)",
+       p.base AS "compared with"
+FROM paired p LEFT JOIN bench.plans pl ON pl.label = regexp_replace(p.label, ', serial \(beside 2 workers\)$', '')
+GROUP BY p.label, p.ord, pl.plan, p.base
+ORDER BY p.ord NULLS LAST, p.label;
+
+SELECT what AS "check", value FROM bench.checks ORDER BY what;
+SELECT label AS "close", peak_mb AS "peak backend memory (RssAnon, MB)" FROM bench.memory ORDER BY label;

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# bench/run.sh — the glicko2 benchmark, from a fresh Debian machine:
+#   installs what is missing (tools/ensure-deps.sh), builds and installs the
+#   extension, starts a throwaway PostgreSQL cluster owned by `postgres`,
+#   builds synthetic leagues at two sizes (bench/data.sql) and measures, in
+#   one session per size, each query REPS times interleaved: the aggregate
+#   against count(*) GROUP BY (the executor's floor), a PL/pgSQL aggregate and
+#   set-based SQL (bench/baselines.sql); the same with 2 parallel workers; a
+#   whole-table close against the same statement with avg(); the backend's
+#   peak private memory during each close.  Prints medians and ratios.
+#
+# Environment: REPS (5), SIZES ("100000:1000000 1000000:10000000", players:games),
+# SLOW_UP_TO (2000000: the PL/pgSQL and set-based SQL baselines run only up to
+# this many game sides, as they take minutes per run beyond), PG_CONFIG
+# (pg_config), BENCH_DIR (a new directory in /tmp; ~6 GB for the large size).
+# The cluster listens only on a socket in BENCH_DIR (PORT names it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+REPS=${REPS:-5}
+SIZES=${SIZES:-"100000:1000000 1000000:10000000"}
+PG_CONFIG=${PG_CONFIG:-pg_config}
+SLOW_UP_TO=${SLOW_UP_TO:-2000000}
+PORT=${PORT:-55432}
+
+bash tools/ensure-deps.sh
+make -s clean                  # no objects left from an assertion-enabled test build
+make -s PG_CONFIG="$PG_CONFIG"
+make -s install PG_CONFIG="$PG_CONFIG"
+
+bindir=$("$PG_CONFIG" --bindir)
+BENCH_DIR=${BENCH_DIR:-$(mktemp -d /tmp/glicko2-bench.XXXXXX)}
+as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+[ "$(id -u)" -eq 0 ] && chown postgres "$BENCH_DIR"
+chmod 755 "$BENCH_DIR"
+
+as_pg "$bindir/initdb" -D "$BENCH_DIR/data" -A trust -U postgres --no-sync >/dev/null
+# A throwaway cluster: no fsync; JIT off so that every query runs the same
+# interpreted executor; work_mem large enough for 1M groups in memory.
+as_pg "$bindir/pg_ctl" -D "$BENCH_DIR/data" -l "$BENCH_DIR/server.log" -w -o "\
+ -p $PORT -k $BENCH_DIR -c listen_addresses= -c shared_buffers=1GB -c work_mem=256MB \
+ -c max_wal_size=20GB -c checkpoint_timeout=1h -c fsync=off -c full_page_writes=off \
+ -c synchronous_commit=off -c jit=off -c max_parallel_workers_per_gather=0" start >/dev/null
+stop() { as_pg "$bindir/pg_ctl" -D "$BENCH_DIR/data" -m fast stop >/dev/null || true; rm -rf "$BENCH_DIR"; }
+trap stop EXIT
+
+sql() { "$bindir/psql" -X -q -v ON_ERROR_STOP=1 -h "$BENCH_DIR" -p "$PORT" -U postgres "$@"; }
+
+# Peak private (anonymous) memory of the backend running a close, in MB:
+# /proc/<pid>/status RssAnon sampled every 10 ms.  Shared buffers are not
+# counted; a hash table that outgrows work_mem spills to disk instead.
+peak_memory() { # db label
+  local db=$1 label=$2 pid peak=0 kb
+  sql -d "$db" -v label="$label" >/dev/null <<'SQL' &
+SET application_name = 'glicko2-bench-memory';
+SELECT pg_sleep(0.5);
+BEGIN;
+SELECT bench.run((SELECT sql FROM bench.queries WHERE label = :'label'), 'close') \g /dev/null
+ROLLBACK;
+SQL
+  local client=$!
+  sleep 0.25
+  pid=$(sql -d "$db" -Atc "SELECT pid FROM pg_stat_activity WHERE application_name = 'glicko2-bench-memory'")
+  while kill -0 "$client" 2>/dev/null; do
+    kb=$(awk '/^RssAnon/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+    [ -n "$kb" ] && [ "$kb" -gt "$peak" ] && peak=$kb
+    sleep 0.01
+  done
+  wait "$client"
+  sql -d "$db" -c "VACUUM ratings" >/dev/null
+  echo $((peak / 1024))
+}
+
+for size in $SIZES; do
+  players=${size%%:*}
+  games=${size##*:}
+  db=bench_$players
+  echo "== $players players, $games games ($((2 * games)) game sides): building data" >&2
+  sql -c "CREATE DATABASE $db"
+  sql -d "$db" -c "CREATE EXTENSION glicko2"
+  sql -d "$db" -v players="$players" -v games="$games" -f bench/data.sql
+  sql -d "$db" -f bench/baselines.sql
+
+  mapfile -t closes < <(sql -d "$db" -Atc "SELECT label FROM bench.queries WHERE kind = 'close' ORDER BY ord")
+  echo "== measuring ($REPS runs of each, interleaved)" >&2
+  {
+    echo "\\set size '$players players / $games games'"
+    cat bench/measure.sql
+    for rep in $(seq "$REPS"); do
+      for label in "${closes[@]}"; do
+        cat <<SQL
+BEGIN;
+SELECT wall_ms, cpu_ms FROM bench.run((SELECT sql FROM bench.queries WHERE label = '$label'), 'close') \\gset
+ROLLBACK;
+INSERT INTO bench.times VALUES (:'size', '$label', $rep, :wall_ms, :cpu_ms, NULL);
+VACUUM ratings;
+SQL
+      done
+    done
+  } | sql -d "$db" -v reps="$REPS" -v slow="$([ $((2 * games)) -le "$SLOW_UP_TO" ] && echo on || echo off)"
+
+  for label in "${closes[@]}"; do
+    mb=$(peak_memory "$db" "$label")
+    sql -d "$db" -c "INSERT INTO bench.memory VALUES ('$label', $mb)"
+  done
+  sql -d "$db" -f bench/report.sql
+done
