@@ -17,6 +17,7 @@
 #include "utils/jsonb.h"
 
 #include "json_build.h"
+#include "period_agg.h"
 #include "rating.h"
 
 #define EXPLAIN_MAX_GAMES 10000
@@ -57,16 +58,6 @@ AssertValidExplainState(const ExplainState *state)
 #define AssertValidExplainState(state) ((void) 0)
 #endif
 
-static MemoryContext
-aggregate_context(FunctionCallInfo fcinfo, const char *fname)
-{
-	MemoryContext aggcontext;
-
-	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		elog(ERROR, "%s called in non-aggregate context", fname);
-	return aggcontext;
-}
-
 static ExplainState *
 new_state(MemoryContext aggcontext, const Glicko2Rating *player, double tau,
 		  int32 capacity)
@@ -103,26 +94,6 @@ reserve_games(ExplainState *state, int64 more)
 	}
 }
 
-/* The same checks as glicko2_period: one pre-period rating and one tau per group. */
-static void
-check_same_player(const ExplainState *state, const Glicko2Rating *player, double tau)
-{
-	if (state->player.rating != player->rating ||
-		state->player.rd != player->rd ||
-		state->player.volatility != player->volatility)
-		ereport(ERROR,
-				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				errmsg("player rating differs within one group: %s and %s",
-					   glicko2_to_cstring(&state->player), glicko2_to_cstring(player)),
-				errdetail("One group is one player's games of one period, all from the same pre-period rating."),
-				errhint("Group by the player (and period), or check the join that supplies the player's rating."));
-	if (state->tau != tau)
-		ereport(ERROR,
-				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				errmsg("tau differs within one group: %s and %s",
-					   float8out_internal(state->tau), float8out_internal(tau)));
-}
-
 /* Transition for glicko2_explain(player, opponent, score [, tau]). */
 PG_FUNCTION_INFO_V1(glicko2_explain_transfn);
 Datum
@@ -149,7 +120,7 @@ glicko2_explain_transfn(PG_FUNCTION_ARGS)
 	if (state == NULL)
 		state = new_state(aggcontext, &player, tau, 8);
 	else
-		check_same_player(state, &player, tau);
+		check_same_group(&state->player, state->tau, &player, tau);
 	AssertValidExplainState(state);
 
 	/* A row without a score is skipped, as in glicko2_period. */
@@ -185,7 +156,7 @@ glicko2_explain_combinefn(PG_FUNCTION_ARGS)
 	if (a == NULL)
 		a = new_state(aggcontext, &b->player, b->tau, b->ngames);
 	else
-		check_same_player(a, &b->player, b->tau);
+		check_same_group(&a->player, a->tau, &b->player, b->tau);
 	AssertValidExplainState(a);
 
 	reserve_games(a, b->ngames);

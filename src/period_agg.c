@@ -23,6 +23,7 @@
 #include "utils/float.h"
 #include "utils/memutils.h"
 
+#include "period_agg.h"
 #include "rating.h"
 
 #define PENDING_DEPTH 8
@@ -76,7 +77,7 @@ AssertValidState(const PeriodState *state)
 #define AssertValidState(state) ((void) 0)
 #endif
 
-static MemoryContext
+MemoryContext
 aggregate_context(FunctionCallInfo fcinfo, const char *fname)
 {
 	MemoryContext aggcontext;
@@ -104,26 +105,29 @@ state_player_cstring(const Glicko2Rating *player, double tau)
 	return tau == 0.0 ? glicko1_to_cstring(&r1) : glicko2_to_cstring(player);
 }
 
-/* The player's rating must be the same in every row of a group. */
-static void
-check_same_player(const PeriodState *state, const Glicko2Rating *player,
-				  double tau)
+/*
+ * The player's rating (and tau) must be the same in every row of a group:
+ * `first` is the group's, `player` this row's (or another partial state's).
+ */
+void
+check_same_group(const Glicko2Rating *first, double first_tau,
+				 const Glicko2Rating *player, double tau)
 {
-	if (state->player.rating != player->rating ||
-		state->player.rd != player->rd ||
-		state->player.volatility != player->volatility)
+	if (first->rating != player->rating ||
+		first->rd != player->rd ||
+		first->volatility != player->volatility)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("player rating differs within one group: %s and %s",
-					   state_player_cstring(&state->player, state->tau),
+					   state_player_cstring(first, first_tau),
 					   state_player_cstring(player, tau)),
 				errdetail("One group is one player's games of one period, all from the same pre-period rating."),
 				errhint("Group by the player (and period), or check the join that supplies the player's rating."));
-	if (state->tau != tau)
+	if (first_tau != tau)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("tau differs within one group: %s and %s",
-					   float8out_internal(state->tau), float8out_internal(tau)));
+					   float8out_internal(first_tau), float8out_internal(tau)));
 }
 
 /* Add one row's game to its state. */
@@ -131,7 +135,7 @@ static void
 apply_game(PeriodState *state, const Glicko2Rating *player, double tau,
 		   const GlickoGame *game, bool scored)
 {
-	check_same_player(state, player, tau);
+	check_same_group(&state->player, state->tau, player, tau);
 	AssertValidState(state);
 	if (scored)
 		glicko_add_terms(&state->sums, game);
@@ -316,7 +320,7 @@ glicko_period_combinefn(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(a);
 	}
 	AssertValidState(a);
-	check_same_player(a, &b->player, b->tau);
+	check_same_group(&a->player, a->tau, &b->player, b->tau);
 	glicko_merge_sums(&a->sums, &b->sums);
 	AssertValidState(a);
 	PG_RETURN_POINTER(a);
