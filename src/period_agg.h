@@ -7,6 +7,7 @@
 
 #include "postgres.h"
 #include "fmgr.h"
+#include "lib/stringinfo.h"
 
 #include "glicko_math.h"
 
@@ -16,5 +17,12 @@ extern MemoryContext aggregate_context(FunctionCallInfo fcinfo, const char *fnam
 /* ERROR unless a row's player rating and tau are the group's. */
 extern void check_same_group(const Glicko2Rating *first, double first_tau,
 							 const Glicko2Rating *player, double tau);
+
+/* Serialization of the part every state has: player, tau, the sums. */
+#define GROUP_SERIAL_SIZE (8 * sizeof(float8) + sizeof(int64))
+extern void send_group(StringInfo buf, const Glicko2Rating *player, double tau,
+					   const GlickoSums *sums);
+extern bool recv_group(StringInfo buf, Glicko2Rating *player, double *tau,
+					   GlickoSums *sums);
 
 #endif							/* GLICKO2_PERIOD_AGG_H */
