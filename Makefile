@@ -7,7 +7,9 @@ OBJS = $(patsubst %.c,%.o,$(wildcard src/*.c))
 HEADERS = $(wildcard src/*.h)
 
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
-DATA = $(wildcard upgrade/$(EXTENSION)--*--*.sql)
+# upgrade/: update scripts glicko2--A--B.sql, and full scripts of old versions
+# (glicko2--A.sql) that test/shell/upgrade.sh installs to test the update path.
+DATA = $(wildcard upgrade/$(EXTENSION)--*.sql)
 
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --load-extension=$(EXTENSION)

@@ -24,6 +24,11 @@ if ! make -s metacheck >"$log/build" 2>&1 || ! make -s PG_CFLAGS="-Werror -DUSE_
   cat "$log/build"; echo "0 passed, 1 failed"; exit 1
 fi
 
+# -DUSE_ASSERT_CHECKING must reach the compiler: Assert() then calls
+# ExceptionalCondition, so the aggregate's AssertValidState checks are in.
+nm src/period_agg.o | grep -q ExceptionalCondition; status=$?
+count "assertions compiled in (src/period_agg.o)" $status
+
 echo "== unit tests of the mathematics"
 make -s unittest >"$log/unit" 2>&1; status=$?
 cat "$log/unit"; count "test/unit/math_test" $status

@@ -17,6 +17,7 @@
 #include "utils/jsonb.h"
 
 #include "json_build.h"
+#include "period_agg.h"
 #include "rating.h"
 
 #define EXPLAIN_MAX_GAMES 10000
@@ -39,7 +40,6 @@ typedef struct ExplainState
 } ExplainState;
 
 /* player, tau, the two double-double sums, games, then 3 float8 per game */
-#define EXPLAIN_HEADER_SIZE (8 * sizeof(float8) + sizeof(int64))
 #define EXPLAIN_GAME_SIZE (3 * sizeof(float8))
 
 #ifdef USE_ASSERT_CHECKING
@@ -56,16 +56,6 @@ AssertValidExplainState(const ExplainState *state)
 #else
 #define AssertValidExplainState(state) ((void) 0)
 #endif
-
-static MemoryContext
-aggregate_context(FunctionCallInfo fcinfo, const char *fname)
-{
-	MemoryContext aggcontext;
-
-	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		elog(ERROR, "%s called in non-aggregate context", fname);
-	return aggcontext;
-}
 
 static ExplainState *
 new_state(MemoryContext aggcontext, const Glicko2Rating *player, double tau,
@@ -103,26 +93,6 @@ reserve_games(ExplainState *state, int64 more)
 	}
 }
 
-/* The same checks as glicko2_period: one pre-period rating and one tau per group. */
-static void
-check_same_player(const ExplainState *state, const Glicko2Rating *player, double tau)
-{
-	if (state->player.rating != player->rating ||
-		state->player.rd != player->rd ||
-		state->player.volatility != player->volatility)
-		ereport(ERROR,
-				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				errmsg("player rating differs within one group: %s and %s",
-					   glicko2_to_cstring(&state->player), glicko2_to_cstring(player)),
-				errdetail("One group is one player's games of one period, all from the same pre-period rating."),
-				errhint("Group by the player (and period), or check the join that supplies the player's rating."));
-	if (state->tau != tau)
-		ereport(ERROR,
-				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				errmsg("tau differs within one group: %s and %s",
-					   float8out_internal(state->tau), float8out_internal(tau)));
-}
-
 /* Transition for glicko2_explain(player, opponent, score [, tau]). */
 PG_FUNCTION_INFO_V1(glicko2_explain_transfn);
 Datum
@@ -149,7 +119,7 @@ glicko2_explain_transfn(PG_FUNCTION_ARGS)
 	if (state == NULL)
 		state = new_state(aggcontext, &player, tau, 8);
 	else
-		check_same_player(state, &player, tau);
+		check_same_group(&state->player, state->tau, &player, tau);
 	AssertValidExplainState(state);
 
 	/* A row without a score is skipped, as in glicko2_period. */
@@ -185,7 +155,7 @@ glicko2_explain_combinefn(PG_FUNCTION_ARGS)
 	if (a == NULL)
 		a = new_state(aggcontext, &b->player, b->tau, b->ngames);
 	else
-		check_same_player(a, &b->player, b->tau);
+		check_same_group(&a->player, a->tau, &b->player, b->tau);
 	AssertValidExplainState(a);
 
 	reserve_games(a, b->ngames);
@@ -207,15 +177,7 @@ glicko2_explain_serialfn(PG_FUNCTION_ARGS)
 	int32		i;
 
 	pq_begintypsend(&buf);
-	pq_sendfloat8(&buf, state->player.rating);
-	pq_sendfloat8(&buf, state->player.rd);
-	pq_sendfloat8(&buf, state->player.volatility);
-	pq_sendfloat8(&buf, state->tau);
-	pq_sendfloat8(&buf, state->sums.information);
-	pq_sendfloat8(&buf, state->sums.information_low);
-	pq_sendfloat8(&buf, state->sums.surprise);
-	pq_sendfloat8(&buf, state->sums.surprise_low);
-	pq_sendint64(&buf, state->sums.games);
+	send_group(&buf, &state->player, state->tau, &state->sums);
 	for (i = 0; i < state->ngames; i++)
 	{
 		pq_sendfloat8(&buf, state->games[i].rating);
@@ -236,32 +198,27 @@ glicko2_explain_deserialfn(PG_FUNCTION_ARGS)
 	ExplainState *state;
 	Glicko2Rating player;
 	double		tau;
+	GlickoSums	sums;
+	bool		valid;
 	int64		ngames;
 	int32		i;
 
 	aggregate_context(fcinfo, "glicko2_explain_deserialfn");
-	if (len < EXPLAIN_HEADER_SIZE || (len - EXPLAIN_HEADER_SIZE) % EXPLAIN_GAME_SIZE != 0 ||
-		(len - EXPLAIN_HEADER_SIZE) / EXPLAIN_GAME_SIZE > EXPLAIN_MAX_GAMES)
+	if (len < GROUP_SERIAL_SIZE || (len - GROUP_SERIAL_SIZE) % EXPLAIN_GAME_SIZE != 0 ||
+		(len - GROUP_SERIAL_SIZE) / EXPLAIN_GAME_SIZE > EXPLAIN_MAX_GAMES)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				errmsg("invalid glicko2_explain state: %zu bytes", len));
-	ngames = (len - EXPLAIN_HEADER_SIZE) / EXPLAIN_GAME_SIZE;
+	ngames = (len - GROUP_SERIAL_SIZE) / EXPLAIN_GAME_SIZE;
 
 	buf.data = VARDATA_ANY(bytes);
 	buf.len = len;
 	buf.maxlen = len;
 	buf.cursor = 0;
 
-	player.rating = pq_getmsgfloat8(&buf);
-	player.rd = pq_getmsgfloat8(&buf);
-	player.volatility = pq_getmsgfloat8(&buf);
-	tau = pq_getmsgfloat8(&buf);
+	valid = recv_group(&buf, &player, &tau, &sums);
 	state = new_state(CurrentMemoryContext, &player, tau, (int32) ngames);
-	state->sums.information = pq_getmsgfloat8(&buf);
-	state->sums.information_low = pq_getmsgfloat8(&buf);
-	state->sums.surprise = pq_getmsgfloat8(&buf);
-	state->sums.surprise_low = pq_getmsgfloat8(&buf);
-	state->sums.games = pq_getmsgint64(&buf);
+	state->sums = sums;
 	state->ngames = (int32) ngames;
 	for (i = 0; i < state->ngames; i++)
 	{
@@ -277,11 +234,8 @@ glicko2_explain_deserialfn(PG_FUNCTION_ARGS)
 	}
 	pq_getmsgend(&buf);
 
-	if (!glicko_valid_rating_value(player.rating) || !glicko_valid_positive(player.rd) ||
-		!glicko_valid_positive(player.volatility) || !glicko_valid_positive(tau) ||
-		!isfinite(state->sums.information) || state->sums.information < 0.0 ||
-		!isfinite(state->sums.information_low) ||
-		!isfinite(state->sums.surprise) || !isfinite(state->sums.surprise_low) || state->sums.games != ngames)
+	if (!valid || !glicko_valid_positive(player.volatility) ||
+		!glicko_valid_positive(tau) || sums.games != ngames)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				errmsg("invalid glicko2_explain state"));

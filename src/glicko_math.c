@@ -37,11 +37,32 @@ logistic_pair(double z, double *e, double *one_minus_e)
 	}
 }
 
-/* Step 3: g(phi) = 1 / sqrt(1 + 3 phi^2 / pi^2), on the Glicko-2 scale. */
+/*
+ * Step 3: g(phi) = 1 / sqrt(1 + 3 phi^2 / pi^2), on the Glicko-2 scale.
+ * Beyond phi = 1e100 the 1 is negligible and phi^2 would overflow to make
+ * g exactly 0 (and 0 times an infinite gap NaN): there g = pi / (sqrt 3 phi).
+ */
 static inline double
 g_of_phi(double phi)
 {
+	if (phi > 1e100)
+		return M_PI / sqrt(3.0) / phi;
 	return 1.0 / sqrt(1.0 + 3.0 * phi * phi / PI_SQUARED);
+}
+
+/*
+ * g (r - r_j) / 173.7178, the exponent of E.  Ratings near +-1e308 make
+ * r - r_j overflow; scale them first there (elsewhere the paper's order of
+ * operations, for bit-exact results).
+ */
+static inline double
+glicko2_z(double g, double rating, double opponent_rating)
+{
+	double		gap = rating - opponent_rating;
+
+	if (isfinite(gap))
+		return g * gap / GLICKO2_SCALE;
+	return g * (rating / GLICKO2_SCALE - opponent_rating / GLICKO2_SCALE);
 }
 
 double
@@ -57,7 +78,7 @@ glicko2_expected(double rating, double opponent_rating, double opponent_rd)
 	double		e,
 				one_minus_e;
 
-	logistic_pair(glicko2_g(opponent_rd) * (rating - opponent_rating) / GLICKO2_SCALE,
+	logistic_pair(glicko2_z(glicko2_g(opponent_rd), rating, opponent_rating),
 				  &e, &one_minus_e);
 	return e;
 }
@@ -73,7 +94,9 @@ glicko2_win_probability(const Glicko2Rating *a, const Glicko2Rating *b)
 	double		e,
 				one_minus_e;
 
-	logistic_pair(g_of_phi(phi) * (a->rating - b->rating) / GLICKO2_SCALE,
+	if (!isfinite(phi))			/* both RDs near 1e308 */
+		phi = hypot(a->rd / GLICKO2_SCALE, b->rd / GLICKO2_SCALE);
+	logistic_pair(glicko2_z(g_of_phi(phi), a->rating, b->rating),
 				  &e, &one_minus_e);
 	return e;
 }
@@ -140,7 +163,7 @@ glicko2_game(double rating, double opponent_rating, double opponent_rd,
 {
 	double		g = g_of_phi(opponent_rd / GLICKO2_SCALE);
 
-	return game_terms(g, g * (rating - opponent_rating) / GLICKO2_SCALE, score);
+	return game_terms(g, glicko2_z(g, rating, opponent_rating), score);
 }
 
 void
@@ -371,6 +394,13 @@ glicko2_update(const Glicko2Rating *player, const GlickoSums *sums,
 		/* Steps 6 and 7 */
 		phi_star = sqrt(phi * phi + sigma_new * sigma_new);
 		phi_new = 1.0 / sqrt(1.0 / (phi_star * phi_star) + sums->information);
+		/*
+		 * Games never add uncertainty: phi' <= phi*.  When the information
+		 * is negligible beside 1/phi*^2, the four roundings above can put
+		 * phi' one ulp above phi* (found by fuzz/fuzz_math.c); the paper's
+		 * form is kept, so its example stays bit-exact, and clamped.
+		 */
+		phi_new = fmin(phi_new, phi_star);
 		mu_new = mu + phi_new * phi_new * sums->surprise;
 	}
 
@@ -409,11 +439,24 @@ glicko2_idle(const Glicko2Rating *player, double periods, double max_rd,
 	return check_glicko2_result(result);
 }
 
-/* Glicko-1: g(RD) = 1 / sqrt(1 + 3 q^2 RD^2 / pi^2). */
+/* Glicko-1: g(RD) = 1 / sqrt(1 + 3 q^2 RD^2 / pi^2), which is g_of_phi(q RD). */
 double
 glicko1_g(double opponent_rd)
 {
+	if (GLICKO1_Q * opponent_rd > 1e100)
+		return g_of_phi(GLICKO1_Q * opponent_rd);
 	return 1.0 / sqrt(1.0 + 3.0 * GLICKO1_Q * GLICKO1_Q * opponent_rd * opponent_rd / PI_SQUARED);
+}
+
+/* q g (r - r_j), the exponent of Glicko-1's E, as glicko2_z. */
+static inline double
+glicko1_z(double g, double rating, double opponent_rating)
+{
+	double		gap = rating - opponent_rating;
+
+	if (isfinite(gap))
+		return GLICKO1_Q * g * gap;
+	return GLICKO1_Q * g * rating - GLICKO1_Q * g * opponent_rating;
 }
 
 /* Glicko-1: E = 1 / (1 + 10^(-g (r - r_j) / 400)). */
@@ -423,7 +466,7 @@ glicko1_expected(double rating, double opponent_rating, double opponent_rd)
 	double		e,
 				one_minus_e;
 
-	logistic_pair(GLICKO1_Q * glicko1_g(opponent_rd) * (rating - opponent_rating),
+	logistic_pair(glicko1_z(glicko1_g(opponent_rd), rating, opponent_rating),
 				  &e, &one_minus_e);
 	return e;
 }
@@ -434,7 +477,7 @@ glicko1_game(double rating, double opponent_rating, double opponent_rd,
 {
 	double		g = glicko1_g(opponent_rd);
 
-	return game_terms(g, GLICKO1_Q * g * (rating - opponent_rating), score);
+	return game_terms(g, glicko1_z(g, rating, opponent_rating), score);
 }
 
 void

@@ -48,19 +48,27 @@ closed_range(FunctionCallInfo fcinfo, double lower, double upper)
 	PG_RETURN_RANGE_P(glicko_make_range(typcache, &lo, &hi));
 }
 
+/* The arguments (r, deviations) of the interval functions, as bounds. */
+static void
+deviation_bounds(FunctionCallInfo fcinfo, double *lower, double *upper)
+{
+	Glicko2Rating r;
+	double		deviations = PG_GETARG_FLOAT8(1);
+
+	datum_get_glicko2(PG_GETARG_DATUM(0), &r, "r");
+	check_nonnegative(deviations, "deviations");
+	interval_bounds(&r, deviations, lower, upper);
+}
+
 /* glicko2_interval(r, deviations): [rating - k RD, rating + k RD]. */
 PG_FUNCTION_INFO_V1(glicko2_interval_sql);
 Datum
 glicko2_interval_sql(PG_FUNCTION_ARGS)
 {
-	Glicko2Rating r;
-	double		deviations = PG_GETARG_FLOAT8(1);
 	double		lower,
 				upper;
 
-	datum_get_glicko2(PG_GETARG_DATUM(0), &r, "r");
-	check_nonnegative(deviations, "deviations");
-	interval_bounds(&r, deviations, &lower, &upper);
+	deviation_bounds(fcinfo, &lower, &upper);
 	return closed_range(fcinfo, lower, upper);
 }
 
@@ -69,14 +77,10 @@ PG_FUNCTION_INFO_V1(glicko2_lower_sql);
 Datum
 glicko2_lower_sql(PG_FUNCTION_ARGS)
 {
-	Glicko2Rating r;
-	double		deviations = PG_GETARG_FLOAT8(1);
 	double		lower,
 				upper;
 
-	datum_get_glicko2(PG_GETARG_DATUM(0), &r, "r");
-	check_nonnegative(deviations, "deviations");
-	interval_bounds(&r, deviations, &lower, &upper);
+	deviation_bounds(fcinfo, &lower, &upper);
 	PG_RETURN_FLOAT8(lower);
 }
 
@@ -85,14 +89,10 @@ PG_FUNCTION_INFO_V1(glicko2_upper_sql);
 Datum
 glicko2_upper_sql(PG_FUNCTION_ARGS)
 {
-	Glicko2Rating r;
-	double		deviations = PG_GETARG_FLOAT8(1);
 	double		lower,
 				upper;
 
-	datum_get_glicko2(PG_GETARG_DATUM(0), &r, "r");
-	check_nonnegative(deviations, "deviations");
-	interval_bounds(&r, deviations, &lower, &upper);
+	deviation_bounds(fcinfo, &lower, &upper);
 	PG_RETURN_FLOAT8(upper);
 }
 

@@ -23,6 +23,7 @@
 #include "utils/float.h"
 #include "utils/memutils.h"
 
+#include "period_agg.h"
 #include "rating.h"
 
 #define PENDING_DEPTH 8
@@ -61,8 +62,6 @@ typedef struct PendingQueue
 	PendingGame games[PENDING_DEPTH];
 } PendingQueue;
 
-#define PERIOD_STATE_SERIAL_SIZE (8 * sizeof(float8) + sizeof(int64))
-
 #ifdef USE_ASSERT_CHECKING
 static void
 AssertValidState(const PeriodState *state)
@@ -76,7 +75,7 @@ AssertValidState(const PeriodState *state)
 #define AssertValidState(state) ((void) 0)
 #endif
 
-static MemoryContext
+MemoryContext
 aggregate_context(FunctionCallInfo fcinfo, const char *fname)
 {
 	MemoryContext aggcontext;
@@ -104,26 +103,29 @@ state_player_cstring(const Glicko2Rating *player, double tau)
 	return tau == 0.0 ? glicko1_to_cstring(&r1) : glicko2_to_cstring(player);
 }
 
-/* The player's rating must be the same in every row of a group. */
-static void
-check_same_player(const PeriodState *state, const Glicko2Rating *player,
-				  double tau)
+/*
+ * The player's rating (and tau) must be the same in every row of a group:
+ * `first` is the group's, `player` this row's (or another partial state's).
+ */
+void
+check_same_group(const Glicko2Rating *first, double first_tau,
+				 const Glicko2Rating *player, double tau)
 {
-	if (state->player.rating != player->rating ||
-		state->player.rd != player->rd ||
-		state->player.volatility != player->volatility)
+	if (first->rating != player->rating ||
+		first->rd != player->rd ||
+		first->volatility != player->volatility)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("player rating differs within one group: %s and %s",
-					   state_player_cstring(&state->player, state->tau),
+					   state_player_cstring(first, first_tau),
 					   state_player_cstring(player, tau)),
 				errdetail("One group is one player's games of one period, all from the same pre-period rating."),
 				errhint("Group by the player (and period), or check the join that supplies the player's rating."));
-	if (state->tau != tau)
+	if (first_tau != tau)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("tau differs within one group: %s and %s",
-					   float8out_internal(state->tau), float8out_internal(tau)));
+					   float8out_internal(first_tau), float8out_internal(tau)));
 }
 
 /* Add one row's game to its state. */
@@ -131,7 +133,7 @@ static void
 apply_game(PeriodState *state, const Glicko2Rating *player, double tau,
 		   const GlickoGame *game, bool scored)
 {
-	check_same_player(state, player, tau);
+	check_same_group(&state->player, state->tau, player, tau);
 	AssertValidState(state);
 	if (scored)
 		glicko_add_terms(&state->sums, game);
@@ -316,10 +318,53 @@ glicko_period_combinefn(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(a);
 	}
 	AssertValidState(a);
-	check_same_player(a, &b->player, b->tau);
+	check_same_group(&a->player, a->tau, &b->player, b->tau);
 	glicko_merge_sums(&a->sums, &b->sums);
 	AssertValidState(a);
 	PG_RETURN_POINTER(a);
+}
+
+/* Send what every state has: the group's player and tau, and the sums. */
+void
+send_group(StringInfo buf, const Glicko2Rating *player, double tau,
+		   const GlickoSums *sums)
+{
+	pq_sendfloat8(buf, player->rating);
+	pq_sendfloat8(buf, player->rd);
+	pq_sendfloat8(buf, player->volatility);
+	pq_sendfloat8(buf, tau);
+	pq_sendfloat8(buf, sums->information);
+	pq_sendfloat8(buf, sums->information_low);
+	pq_sendfloat8(buf, sums->surprise);
+	pq_sendfloat8(buf, sums->surprise_low);
+	pq_sendint64(buf, sums->games);
+}
+
+/*
+ * Read what send_group sent; false if it is not a possible state (the caller
+ * reports it).  Glicko-1 states have volatility and tau 0.
+ */
+bool
+recv_group(StringInfo buf, Glicko2Rating *player, double *tau, GlickoSums *sums)
+{
+	player->rating = pq_getmsgfloat8(buf);
+	player->rd = pq_getmsgfloat8(buf);
+	player->volatility = pq_getmsgfloat8(buf);
+	*tau = pq_getmsgfloat8(buf);
+	sums->information = pq_getmsgfloat8(buf);
+	sums->information_low = pq_getmsgfloat8(buf);
+	sums->surprise = pq_getmsgfloat8(buf);
+	sums->surprise_low = pq_getmsgfloat8(buf);
+	sums->games = pq_getmsgint64(buf);
+
+	return glicko_valid_rating_value(player->rating) &&
+		glicko_valid_positive(player->rd) &&
+		isfinite(player->volatility) && player->volatility >= 0.0 &&
+		isfinite(*tau) && *tau >= 0.0 &&
+		isfinite(sums->information) && sums->information >= 0.0 &&
+		isfinite(sums->information_low) &&
+		isfinite(sums->surprise) && isfinite(sums->surprise_low) &&
+		sums->games >= 0;
 }
 
 /* Serialize a state for a parallel worker (network byte order). */
@@ -332,15 +377,7 @@ glicko_period_serialfn(PG_FUNCTION_ARGS)
 
 	drain_queue(state->queue);
 	pq_begintypsend(&buf);
-	pq_sendfloat8(&buf, state->player.rating);
-	pq_sendfloat8(&buf, state->player.rd);
-	pq_sendfloat8(&buf, state->player.volatility);
-	pq_sendfloat8(&buf, state->tau);
-	pq_sendfloat8(&buf, state->sums.information);
-	pq_sendfloat8(&buf, state->sums.information_low);
-	pq_sendfloat8(&buf, state->sums.surprise);
-	pq_sendfloat8(&buf, state->sums.surprise_low);
-	pq_sendint64(&buf, state->sums.games);
+	send_group(&buf, &state->player, state->tau, &state->sums);
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
@@ -354,12 +391,12 @@ glicko_period_deserialfn(PG_FUNCTION_ARGS)
 	PeriodState *state;
 
 	aggregate_context(fcinfo, "glicko_period_deserialfn");
-	if (VARSIZE_ANY_EXHDR(bytes) != PERIOD_STATE_SERIAL_SIZE)
+	if (VARSIZE_ANY_EXHDR(bytes) != GROUP_SERIAL_SIZE)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				errmsg("invalid glicko period state: %zu bytes, expected %zu",
 					   (size_t) VARSIZE_ANY_EXHDR(bytes),
-					   (size_t) PERIOD_STATE_SERIAL_SIZE));
+					   (size_t) GROUP_SERIAL_SIZE));
 
 	buf.data = VARDATA_ANY(bytes);
 	buf.len = VARSIZE_ANY_EXHDR(bytes);
@@ -367,24 +404,9 @@ glicko_period_deserialfn(PG_FUNCTION_ARGS)
 	buf.cursor = 0;
 
 	state = palloc(sizeof(PeriodState));
-	state->player.rating = pq_getmsgfloat8(&buf);
-	state->player.rd = pq_getmsgfloat8(&buf);
-	state->player.volatility = pq_getmsgfloat8(&buf);
-	state->tau = pq_getmsgfloat8(&buf);
-	state->sums.information = pq_getmsgfloat8(&buf);
-	state->sums.information_low = pq_getmsgfloat8(&buf);
-	state->sums.surprise = pq_getmsgfloat8(&buf);
-	state->sums.surprise_low = pq_getmsgfloat8(&buf);
-	state->sums.games = pq_getmsgint64(&buf);
 	state->queue = NULL;
-	pq_getmsgend(&buf);
-
-	if (!glicko_valid_rating_value(state->player.rating) ||
-		!glicko_valid_positive(state->player.rd) ||
-		!isfinite(state->player.volatility) || !isfinite(state->tau) ||
-		!isfinite(state->sums.information) || state->sums.information < 0.0 ||
-		!isfinite(state->sums.information_low) ||
-		!isfinite(state->sums.surprise) || !isfinite(state->sums.surprise_low) || state->sums.games < 0)
+	if (!recv_group(&buf, &state->player, &state->tau, &state->sums) ||
+		buf.cursor != buf.len)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				errmsg("invalid glicko period state"));

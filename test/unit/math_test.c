@@ -182,6 +182,138 @@ test_order_free_sums(void)
 	}
 }
 
+/*
+ * Ratings and RDs near the top of the double range are finite input: g
+ * must not underflow to 0 and r - r_j must not overflow, or 0 * inf makes
+ * E NaN (and NaN sums would fail the aggregate's Assert).
+ */
+static void
+test_huge_values(void)
+{
+	static const double big[] = {1e100, 1e200, 1e308, 1.7976931348623157e308};
+	size_t		i;
+
+	for (i = 0; i < sizeof(big) / sizeof(big[0]); i++)
+	{
+		Glicko2Rating a = {big[i], big[i], 1},
+					b = {-big[i], big[i], 1};
+		GlickoSums	s2 = {0},
+					s1 = {0};
+		double		p = glicko2_win_probability(&a, &b),
+					e = glicko2_expected(a.rating, b.rating, b.rd),
+					e1 = glicko1_expected(a.rating, b.rating, b.rd);
+
+		CHECK(p >= 0.5 && p <= 1.0);
+		CHECK(e >= 0.5 && e <= 1.0);
+		CHECK(e1 >= 0.5 && e1 <= 1.0);
+		CHECK(glicko2_g(big[i]) > 0.0 && glicko1_g(big[i]) > 0.0);
+		glicko2_add_game(&s2, a.rating, b.rating, b.rd, 0);
+		glicko1_add_game(&s1, a.rating, b.rating, b.rd, 0);
+		CHECK(isfinite(s2.information) && isfinite(s2.surprise));
+		CHECK(isfinite(s1.information) && isfinite(s1.surprise));
+	}
+	/* g keeps its paper values, and is continuous at the switch to pi/(sqrt 3 phi) */
+	CHECK(close_rel(glicko2_g(1e100 * GLICKO2_SCALE), glicko2_g(1.0000001e100 * GLICKO2_SCALE), 1e-6));
+}
+
+/* Log-uniform random number in [lo, hi]. */
+static double
+log_uniform(double lo, double hi)
+{
+	return exp(log(lo) + (rand() / (double) RAND_MAX) * (log(hi) - log(lo)));
+}
+
+/*
+ * Properties over random input across SPEC's extremes (rating +-1e6, RD
+ * 1e-3..1e4, volatility 1e-6..5, tau 0.01..10, up to 10 000 games):
+ *  - the update succeeds with finite output, the Illinois loop well inside
+ *    its bound;
+ *  - phi' <= phi* (games never add uncertainty);
+ *  - replacing a loss by a draw or a win, or a draw by a win, all else
+ *    equal, never lowers the new rating.
+ * Opponents are drawn near the player so that games carry information.
+ */
+static void
+test_properties(void)
+{
+	static Glicko2Trace t;
+	int			i,
+				max_rows = 0;
+
+	srand(6);
+	for (i = 0; i < 20000; i++)
+	{
+		Glicko2Rating p = {-1e6 + 2e6 * (rand() / (double) RAND_MAX),
+			log_uniform(1e-3, 1e4), log_uniform(1e-6, 5)},
+					r,
+					better;
+		double		tau = log_uniform(0.01, 10);
+		double		opp[8],
+					opp_rd[8],
+					score[8];
+		int			repeat[8],
+					n = 1 + rand() % 8,
+					j,
+					k;
+		GlickoSums	s = {0};
+		GlickoStatus st;
+
+		for (j = 0; j < n; j++)
+		{
+			opp[j] = p.rating + (rand() / (double) RAND_MAX - 0.5) * log_uniform(1, 3000);
+			opp_rd[j] = log_uniform(1e-3, 1e4);
+			score[j] = (rand() % 3) / 2.0;
+			repeat[j] = rand() % 4 == 0 ? 1 + rand() % 2500 : 1;
+			for (k = 0; k < repeat[j]; k++)
+				glicko2_add_game(&s, p.rating, opp[j], opp_rd[j], score[j]);
+		}
+		st = glicko2_update(&p, &s, tau, &r, &t);
+		CHECK(st == GLICKO_OK);
+		if (st != GLICKO_OK)
+			continue;
+		CHECK(isfinite(r.rating) && r.rd > 0 && isfinite(r.rd) &&
+			  r.volatility > 0 && isfinite(r.volatility));
+		CHECK(t.phi_new <= t.phi_star);
+		if (t.n_iterations > max_rows)
+			max_rows = t.n_iterations;
+
+		if (score[0] == 1.0)
+			continue;
+		score[0] = score[0] == 0.0 && rand() % 2 ? 0.5 : 1.0;
+		s = (GlickoSums) {0};
+		for (j = 0; j < n; j++)
+			for (k = 0; k < repeat[j]; k++)
+				glicko2_add_game(&s, p.rating, opp[j], opp_rd[j], score[j]);
+		CHECK(glicko2_update(&p, &s, tau, &better, NULL) == GLICKO_OK);
+		CHECK(better.rating >= r.rating);
+	}
+	CHECK(max_rows < GLICKO2_MAX_ILLINOIS / 4);
+}
+
+/*
+ * phi' <= phi* also when the information is negligible beside 1/phi*^2,
+ * where the paper's formula can round one ulp above phi* (the fuzzer's
+ * first finding).
+ */
+static void
+test_rd_never_grows_from_games(void)
+{
+	static Glicko2Trace t;
+	int			i;
+
+	srand(7);
+	for (i = 0; i < 100000; i++)
+	{
+		Glicko2Rating p = {1500, log_uniform(1e-3, 1e4), log_uniform(1e-6, 5)},
+					r;
+		GlickoSums	s = {.information = log_uniform(1e-300, 1e-3), .games = 1};
+
+		s.surprise = (rand() / (double) RAND_MAX - 0.5) * sqrt(s.information);
+		if (glicko2_update(&p, &s, 0.5, &r, &t) == GLICKO_OK)
+			CHECK(t.phi_new <= t.phi_star);
+	}
+}
+
 /* Random finite input in wide ranges: finite output, bounded loops, win symmetry. */
 static void
 test_random(void)
@@ -286,6 +418,9 @@ main(void)
 	test_lopsided();
 	test_order_free_sums();
 	test_random();
+	test_properties();
+	test_huge_values();
+	test_rd_never_grows_from_games();
 	test_quantile();
 	test_scale();
 	printf("math_test: %d checks, %d failed\n", checks, failures);

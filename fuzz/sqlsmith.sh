@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# sqlsmith.sh [QUERIES] [RUNNERS] — random SQL from sqlsmith (Debian package
+# sqlsmith) against a private server with glicko2 and the sample league of
+# fuzz/league.sql, QUERIES statements in all (default 100000) split over
+# RUNNERS parallel sqlsmith processes (default 2), as an unprivileged role.
+# Then it reads the server log for crashes (a backend "terminated by
+# signal", PANIC, failed assertions) and prints one summary line:
+#   statements N, touching glicko2 N, crashes N
+# ("touching glicko2": statements that call a glicko2 function or aggregate).
+# Exit status 0 if there was no crash.  Uses tools/private-pg.sh, so it
+# needs no lock and leaves nothing running.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+queries=${1:-100000}
+runners=${2:-2}
+dir=${SQLSMITH_DIR:-/tmp/glicko2-sqlsmith}
+
+bash tools/ensure-deps.sh sqlsmith
+# shellcheck source=../tools/private-pg.sh
+source tools/private-pg.sh
+make -s PG_CFLAGS="-DUSE_ASSERT_CHECKING" >/dev/null
+private_pg_setup "$dir"
+trap 'private_pg_stop "$dir"' EXIT
+private_pg_start "$dir"
+
+psql -qX -v ON_ERROR_STOP=1 <<SQL >/dev/null
+CREATE ROLE smith LOGIN;
+CREATE DATABASE league OWNER smith;
+SQL
+psql -qX -v ON_ERROR_STOP=1 -d league -c "CREATE EXTENSION glicko2" >/dev/null
+psql -qX -v ON_ERROR_STOP=1 -d league -U smith -f <(sed '/^CREATE EXTENSION/d' fuzz/league.sql) >/dev/null
+
+# Each runner dumps its statements; only counts are kept (the dumps are big).
+per=$(( (queries + runners - 1) / runners ))
+pids=()
+for i in $(seq 1 "$runners"); do
+  ( sqlsmith --target="host=$PGHOST port=$PGPORT dbname=league user=smith" \
+      --seed=$((4711 + i)) --max-queries="$per" --dump-all-queries --verbose \
+      2>"$dir/sqlsmith.$i.err" |
+    awk '/glicko[12]?_[a-z_]+[(]/ { hit = 1 }
+         /;[[:space:]]*$/ { n++; if (hit) g++; hit = 0 }
+         END { print n + 0, g + 0 }' >"$dir/sqlsmith.$i.count" ) &
+  pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p" || true; done
+
+statements=0; touching=0
+for i in $(seq 1 "$runners"); do
+  read -r n g <"$dir/sqlsmith.$i.count"
+  statements=$((statements + n)); touching=$((touching + g))
+done
+crashes=$(grep -cE 'terminated by signal|PANIC|TRAP:|server process .* was terminated' "$dir/server.log" || true)
+psql -qXAt -c 'SELECT 1' >/dev/null || crashes=$((crashes + 1))
+grep -hE '^(queries|error|[0-9]+\t)' "$dir"/sqlsmith.*.err | tail -40 || true
+grep -E 'terminated by signal|PANIC|TRAP:' "$dir/server.log" | head -20 || true
+echo "statements $statements, touching glicko2 $touching, crashes $crashes"
+[ "$crashes" -eq 0 ]

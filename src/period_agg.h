@@ -1,0 +1,28 @@
+/*
+ * period_agg.h — what the rating-period aggregates share with
+ * glicko2_explain, which keeps the same state plus its list of games.
+ */
+#ifndef GLICKO2_PERIOD_AGG_H
+#define GLICKO2_PERIOD_AGG_H
+
+#include "postgres.h"
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+
+#include "glicko_math.h"
+
+/* The aggregate's memory context, or an ERROR outside an aggregate. */
+extern MemoryContext aggregate_context(FunctionCallInfo fcinfo, const char *fname);
+
+/* ERROR unless a row's player rating and tau are the group's. */
+extern void check_same_group(const Glicko2Rating *first, double first_tau,
+							 const Glicko2Rating *player, double tau);
+
+/* Serialization of the part every state has: player, tau, the sums. */
+#define GROUP_SERIAL_SIZE (8 * sizeof(float8) + sizeof(int64))
+extern void send_group(StringInfo buf, const Glicko2Rating *player, double tau,
+					   const GlickoSums *sums);
+extern bool recv_group(StringInfo buf, Glicko2Rating *player, double *tau,
+					   GlickoSums *sums);
+
+#endif							/* GLICKO2_PERIOD_AGG_H */
