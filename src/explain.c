@@ -102,19 +102,10 @@ glicko2_explain_transfn(PG_FUNCTION_ARGS)
 	ExplainState *state = PG_ARGISNULL(0) ? NULL : (ExplainState *) PG_GETARG_POINTER(0);
 	Glicko2Rating player;
 	Glicko2Rating opponent;
-	double		tau = GLICKO2_DEFAULT_TAU;
+	double		tau = arg_tau(fcinfo, 4);
 	double		score;
 
 	arg_glicko2_or_unrated(fcinfo, 1, &player, "player");
-	if (PG_NARGS() > 4)
-	{
-		if (PG_ARGISNULL(4))
-			ereport(ERROR,
-					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					errmsg("tau must not be NULL"));
-		tau = PG_GETARG_FLOAT8(4);
-		check_positive(tau, "tau");
-	}
 
 	if (state == NULL)
 		state = new_state(aggcontext, &player, tau, 8);

@@ -128,6 +128,23 @@ check_same_group(const Glicko2Rating *first, double first_tau,
 					   float8out_internal(first_tau), float8out_internal(tau)));
 }
 
+/* Argument n, tau: the default where the aggregate has no tau argument. */
+double
+arg_tau(FunctionCallInfo fcinfo, int n)
+{
+	double		tau;
+
+	if (PG_NARGS() <= n)
+		return GLICKO2_DEFAULT_TAU;
+	if (PG_ARGISNULL(n))
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("tau must not be NULL"));
+	tau = PG_GETARG_FLOAT8(n);
+	check_positive(tau, "tau");
+	return tau;
+}
+
 /* Add one row's game to its state. */
 static void
 apply_game(PeriodState *state, const Glicko2Rating *player, double tau,
@@ -242,20 +259,11 @@ glicko2_period_transfn(PG_FUNCTION_ARGS)
 	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko2_period_transfn");
 	Glicko2Rating player;
 	Glicko2Rating opponent;
-	double		tau = GLICKO2_DEFAULT_TAU;
+	double		tau = arg_tau(fcinfo, 4);
 	GlickoGame	game = {0};
 	bool		scored = !PG_ARGISNULL(3);
 
 	arg_glicko2_or_unrated(fcinfo, 1, &player, "player");
-	if (PG_NARGS() > 4)
-	{
-		if (PG_ARGISNULL(4))
-			ereport(ERROR,
-					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					errmsg("tau must not be NULL"));
-		tau = PG_GETARG_FLOAT8(4);
-		check_positive(tau, "tau");
-	}
 	if (scored)
 	{
 		double		score = PG_GETARG_FLOAT8(3);

@@ -14,6 +14,9 @@
 /* The aggregate's memory context, or an ERROR outside an aggregate. */
 extern MemoryContext aggregate_context(FunctionCallInfo fcinfo, const char *fname);
 
+/* Argument n as tau (0.5 where the aggregate has no tau argument), checked. */
+extern double arg_tau(FunctionCallInfo fcinfo, int n);
+
 /* ERROR unless a row's player rating and tau are the group's. */
 extern void check_same_group(const Glicko2Rating *first, double first_tau,
 							 const Glicko2Rating *player, double tau);
