@@ -174,7 +174,10 @@ SELECT jsonb_array_length(e->'games') AS games, glicko2_from_jsonb(e->'result') 
 FROM (SELECT glicko2_explain(glicko2_rating(1500, 100), opponent, score) AS e,
              glicko2_period(glicko2_rating(1500, 100), opponent, score) AS p
       FROM explain_sides WHERE player < 80) t;
-SET force_parallel_mode = regress;
+-- force_parallel_mode was renamed debug_parallel_query in PostgreSQL 16.
+SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000
+                       THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END,
+                  'regress', false) AS every_query_through_a_worker;
 SELECT count(*) FILTER (WHERE glicko2_from_jsonb(e->'result') = p) AS identical_under_force_parallel
 FROM (SELECT player, glicko2_explain(rating, opponent, score) AS e,
              glicko2_period(rating, opponent, score) AS p

@@ -40,7 +40,10 @@ SELECT count(*) AS players,
 FROM serial s JOIN parallel p USING (player);
 
 -- The same with every query pushed through a worker.
-SET force_parallel_mode = regress;
+-- force_parallel_mode was renamed debug_parallel_query in PostgreSQL 16.
+SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000
+                       THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END,
+                  'regress', false) AS every_query_through_a_worker;
 SELECT count(*) AS equal_under_force_parallel
 FROM serial s
 JOIN (SELECT player, glicko2_period(rating, opponent, score) AS r FROM par_sides GROUP BY player) p USING (player)
