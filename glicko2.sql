@@ -767,14 +767,17 @@ BEGIN
                             period_column, player_column, opponent_column, score_column);
   END IF;
 
+  -- Players and games are numbered in a total order, so the loss sums are
+  -- added in the same order whatever plan (parallel or not) reads the games:
+  -- the same evaluation always gives the same bits.
   EXECUTE format($q$
     WITH g AS (%s),
-    k AS (SELECT key, (row_number() OVER ())::int AS i
+    k AS (SELECT key, (row_number() OVER (ORDER BY key))::int AS i
           FROM (SELECT a FROM g UNION SELECT b FROM g) u(key)),
     p AS (SELECT period, (row_number() OVER (ORDER BY period))::int AS i
           FROM (SELECT DISTINCT period FROM g) u),
     numbered AS (SELECT p.i AS pi, ka.i AS ia, kb.i AS ib, g.s,
-                        row_number() OVER (ORDER BY p.i) AS gi
+                        row_number() OVER (ORDER BY p.i, ka.i, kb.i, g.s) AS gi
                  FROM g JOIN p ON p.period = g.period
                  JOIN k ka ON ka.key = g.a JOIN k kb ON kb.key = g.b),
     firsts AS (SELECT i, min(pi) AS f
