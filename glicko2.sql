@@ -338,6 +338,10 @@ DECLARE
   n_played bigint;
   n_new bigint;
   history_sql text := '';
+  played_sql text;
+  -- (not if the caller may not, or a table of that name is the caller's own)
+  played_in_temp boolean := has_database_privilege(current_database(), 'TEMPORARY')
+                            AND to_regclass('pg_temp.glicko2_close_played') IS NULL;
   close_sql text;
 BEGIN
   -- Arguments.
@@ -473,37 +477,50 @@ BEGIN
                             n_bad, n_games);
   END IF;
 
-  -- One statement: both sides of every game against pre-period ratings,
-  -- Step 6 for idle players, new players added, history written.
-  close_sql := format($sql$
-    WITH sides AS (
-      SELECT CAST(g.%1$I AS %4$s) AS me, CAST(g.%2$I AS %4$s) AS them, CAST(g.%3$I AS float8) AS score
-      FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)
-      UNION ALL
-      SELECT CAST(g.%2$I AS %4$s), CAST(g.%1$I AS %4$s), 1 - CAST(g.%3$I AS float8)
-      FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)
-    ), played AS (
+  -- Each player's new rating from both sides of every game against the
+  -- pre-period ratings.  Where the caller may create temporary tables this
+  -- is a plain SELECT, which PostgreSQL can run with parallel workers
+  -- (a statement that writes, like the one below, runs serially); the locks
+  -- above keep both tables as they are until commit.
+  played_sql := format($sql$
       SELECT s.me, @extschema@.glicko2_period(r.%9$I, o.%9$I, s.score, $2) AS rating,
              bool_and(r.%8$I IS NULL) AS is_new
-      FROM sides s
+      FROM (SELECT CAST(g.%1$I AS %4$s) AS me, CAST(g.%2$I AS %4$s) AS them, CAST(g.%3$I AS float8) AS score
+            FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)
+            UNION ALL
+            SELECT CAST(g.%2$I AS %4$s), CAST(g.%1$I AS %4$s), 1 - CAST(g.%3$I AS float8)
+            FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)) s
       LEFT JOIN %10$s r ON r.%8$I = s.me
       LEFT JOIN %10$s o ON o.%8$I = s.them
       GROUP BY s.me
+    $sql$, game_player_column, opponent_column, score_column, key_type, games,
+           period_column, period_type, player_column, rating_column, ratings);
+  IF played_in_temp THEN
+    EXECUTE 'CREATE TEMPORARY TABLE glicko2_close_played AS ' || played_sql USING period_text, tau;
+    played_sql := 'SELECT * FROM pg_temp.glicko2_close_played';
+  END IF;
+
+  -- One statement: the new ratings written, Step 6 for idle players, new
+  -- players added, history written.
+  close_sql := format($sql$
+    WITH played AS (%4$s
     ), updated AS (
-      UPDATE %10$s t SET %9$I = coalesce(p.rating, @extschema@.glicko2_idle(t0.%9$I, 1, $3))
-      FROM %10$s t0 LEFT JOIN played p ON p.me = t0.%8$I
-      WHERE t.%8$I = t0.%8$I
-      RETURNING t.%8$I AS player, t.%9$I AS rating, p.me IS NOT NULL AS played
+      UPDATE %3$s t SET %2$I = coalesce(p.rating, @extschema@.glicko2_idle(t0.%2$I, 1, $3))
+      FROM %3$s t0 LEFT JOIN played p ON p.me = t0.%1$I
+      WHERE t.%1$I = t0.%1$I
+      RETURNING t.%1$I AS player, t.%2$I AS rating, p.me IS NOT NULL AS played
     ), inserted AS (
-      INSERT INTO %10$s (%8$I, %9$I) SELECT p.me, p.rating FROM played p WHERE p.is_new
-      RETURNING %8$I AS player, %9$I AS rating
-    ) %11$s
+      INSERT INTO %3$s (%1$I, %2$I) SELECT p.me, p.rating FROM played p WHERE p.is_new
+      RETURNING %1$I AS player, %2$I AS rating
+    ) %5$s
     SELECT (SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted),
            (SELECT count(*) FROM updated WHERE played) + (SELECT count(*) FROM inserted),
            (SELECT count(*) FROM inserted)
-    $sql$, game_player_column, opponent_column, score_column, key_type, games,
-           period_column, period_type, player_column, rating_column, ratings, history_sql);
+    $sql$, player_column, rating_column, ratings, played_sql, history_sql);
   EXECUTE close_sql INTO n_players, n_played, n_new USING period_text, tau, max_rd, period_text;
+  IF played_in_temp THEN
+    DROP TABLE pg_temp.glicko2_close_played;
+  END IF;
 
   BEGIN
     INSERT INTO @extschema@.glicko2_closes
