@@ -110,21 +110,29 @@ RETURN exp(x) * (delta ^ 2 - phi ^ 2 - v - exp(x)) / (2 * (phi ^ 2 + v + exp(x))
 -- timed statement wraps it in count(result) so that no result travels to the
 -- client and the planner cannot drop the aggregate.
 ------------------------------------------------------------------------------
-CREATE TABLE bench.queries (label text PRIMARY KEY, kind text NOT NULL, ord int NOT NULL, sql text NOT NULL);
+-- plan_sql: what to EXPLAIN for the report, where sql is not one statement.
+CREATE TABLE bench.queries (label text PRIMARY KEY, kind text NOT NULL, ord int NOT NULL, sql text NOT NULL,
+                            plan_sql text);
 
 INSERT INTO bench.queries VALUES
 ('count(*) GROUP BY player_id (floor)', 'agg', 1, $q$
 SELECT player_id, count(*) AS r FROM sides GROUP BY player_id
 $q$),
-('glicko2_period', 'agg', 2, $q$
+-- PostgreSQL's own avg(float8): the cheapest aggregate whose state lives
+-- apart from the hash table (a float8[] it updates in place), as glicko2's
+-- does.  What it costs above the floor, every such aggregate pays.
+('avg(score) GROUP BY player_id (built-in, by-reference state)', 'agg', 2, $q$
+SELECT player_id, avg(score) AS r FROM sides GROUP BY player_id
+$q$),
+('glicko2_period', 'agg', 3, $q$
 SELECT player_id, glicko2_period(rating, opponent, score) AS r FROM sides GROUP BY player_id
 $q$),
-('PL/pgSQL aggregate, same maths', 'agg', 3, $q$
+('PL/pgSQL aggregate, same maths', 'agg', 4, $q$
 SELECT player_id, bench.plpgsql_period(rating, opponent, score) AS r FROM sides GROUP BY player_id
 $q$),
 -- Set-based: the sums by GROUP BY, then Step 5 for all players at once, one
 -- recursive step per Illinois iteration.
-('best set-based SQL, same maths', 'agg', 4, $q$
+('best set-based SQL, same maths', 'agg', 5, $q$
 WITH RECURSIVE sums AS (
   SELECT player_id, min(r) AS r, min(rd) AS rd, min(sigma) AS sigma,
          sum(g * g * e * (1 - e)) AS info, sum(g * (score - e)) AS surprise
@@ -196,67 +204,64 @@ END $$;
 
 ------------------------------------------------------------------------------
 -- Closing period 1 for the whole ratings table.  The procedure checks the
--- period's games, then runs one statement (sides of every game, pre-period
--- ratings, one group per player, UPDATE, INSERT of new players).  The
--- baseline is that statement with avg() in place of the rating mathematics
--- (a performance rating: the opponents' mean rating + 400 (score - 1/2)),
--- and no Step 6; "statement alone" is the procedure's statement as plain
--- SQL, to show what the checks and the bookkeeping cost.
+-- period's games, computes every player's new rating with one SELECT into a
+-- temporary table (PostgreSQL may run it with parallel workers), then runs
+-- one statement (UPDATE, Step 6 for idle players, INSERT of new players).
+-- The baseline is the same two statements with avg() in place of the rating
+-- mathematics (a performance rating: the opponents' mean rating
+-- + 400 (score - 1/2)), and no Step 6; "statements alone" are the
+-- procedure's two statements as plain SQL, to show what the checks and the
+-- bookkeeping cost.  Each runs with up to 2 parallel workers (PostgreSQL's
+-- default); the procedure also runs with none.
 ------------------------------------------------------------------------------
+CREATE FUNCTION bench.played_sql(rating_expr text) RETURNS text
+LANGUAGE sql IMMUTABLE RETURN format($f$
+SELECT s.me, %s AS rating, bool_and(r.player_id IS NULL) AS is_new
+FROM (SELECT g.player_id AS me, g.opponent_id AS them, g.score AS score FROM games g WHERE g.period = 1
+      UNION ALL
+      SELECT g.opponent_id, g.player_id, 1 - g.score FROM games g WHERE g.period = 1) s
+LEFT JOIN ratings r ON r.player_id = s.me
+LEFT JOIN ratings o ON o.player_id = s.them
+GROUP BY s.me
+$f$, rating_expr);
+
+CREATE FUNCTION bench.close_sql(rating_expr text, idle_expr text) RETURNS text
+LANGUAGE sql IMMUTABLE RETURN format($f$
+DO $d$ DECLARE n_players bigint; n_played bigint; n_new bigint; BEGIN
+CREATE TEMP TABLE played AS %s;
+WITH updated AS (
+  UPDATE ratings t SET rating = coalesce(p.rating, %s)
+  FROM ratings t0 LEFT JOIN played p ON p.me = t0.player_id
+  WHERE t.player_id = t0.player_id
+  RETURNING t.player_id AS player, t.rating AS rating, p.me IS NOT NULL AS played
+), inserted AS (
+  INSERT INTO ratings (player_id, rating) SELECT p.me, p.rating FROM played p WHERE p.is_new
+  RETURNING player_id AS player, rating
+)
+SELECT (SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted),
+       (SELECT count(*) FROM updated WHERE played) + (SELECT count(*) FROM inserted),
+       (SELECT count(*) FROM inserted)
+INTO n_players, n_played, n_new;
+DROP TABLE played;
+END $d$
+$f$, bench.played_sql(rating_expr), idle_expr);
+
 INSERT INTO bench.queries VALUES
-('close: same statement with avg()', 'close', 11, $q$
-WITH sides AS (
-  SELECT g.player_id AS me, g.opponent_id AS them, g.score AS score FROM games g WHERE g.period = 1
-  UNION ALL
-  SELECT g.opponent_id, g.player_id, 1 - g.score FROM games g WHERE g.period = 1
-), played AS (
-  SELECT s.me, ROW(avg((o.rating).rating + 400 * (s.score - 0.5)), 350, 0.06)::glicko2_rating AS rating,
-         bool_and(r.player_id IS NULL) AS is_new
-  FROM sides s
-  LEFT JOIN ratings r ON r.player_id = s.me
-  LEFT JOIN ratings o ON o.player_id = s.them
-  GROUP BY s.me
-), updated AS (
-  UPDATE ratings t SET rating = coalesce(p.rating, t0.rating)
-  FROM ratings t0 LEFT JOIN played p ON p.me = t0.player_id
-  WHERE t.player_id = t0.player_id
-  RETURNING t.player_id AS player, t.rating AS rating, p.me IS NOT NULL AS played
-), inserted AS (
-  INSERT INTO ratings (player_id, rating) SELECT p.me, p.rating FROM played p WHERE p.is_new
-  RETURNING player_id AS player, rating
-)
-SELECT (SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted),
-       (SELECT count(*) FROM updated WHERE played) + (SELECT count(*) FROM inserted),
-       (SELECT count(*) FROM inserted)
-$q$),
-('close: statement alone, glicko2_period', 'close', 12, $q$
-WITH sides AS (
-  SELECT g.player_id AS me, g.opponent_id AS them, g.score AS score FROM games g WHERE g.period = 1
-  UNION ALL
-  SELECT g.opponent_id, g.player_id, 1 - g.score FROM games g WHERE g.period = 1
-), played AS (
-  SELECT s.me, glicko2_period(r.rating, o.rating, s.score, 0.5) AS rating,
-         bool_and(r.player_id IS NULL) AS is_new
-  FROM sides s
-  LEFT JOIN ratings r ON r.player_id = s.me
-  LEFT JOIN ratings o ON o.player_id = s.them
-  GROUP BY s.me
-), updated AS (
-  UPDATE ratings t SET rating = coalesce(p.rating, glicko2_idle(t0.rating, 1, 350))
-  FROM ratings t0 LEFT JOIN played p ON p.me = t0.player_id
-  WHERE t.player_id = t0.player_id
-  RETURNING t.player_id AS player, t.rating AS rating, p.me IS NOT NULL AS played
-), inserted AS (
-  INSERT INTO ratings (player_id, rating) SELECT p.me, p.rating FROM played p WHERE p.is_new
-  RETURNING player_id AS player, rating
-)
-SELECT (SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted),
-       (SELECT count(*) FROM updated WHERE played) + (SELECT count(*) FROM inserted),
-       (SELECT count(*) FROM inserted)
-$q$),
+('close: same statements with avg()', 'close', 11,
+ bench.close_sql('ROW(avg((o.rating).rating + 400 * (s.score - 0.5)), 350, 0.06)::glicko2_rating', 't0.rating'),
+ bench.played_sql('ROW(avg((o.rating).rating + 400 * (s.score - 0.5)), 350, 0.06)::glicko2_rating')),
+('close: statements alone, glicko2_period', 'close', 12,
+ bench.close_sql('glicko2_period(r.rating, o.rating, s.score, 0.5)', 'glicko2_idle(t0.rating, 1, 350)'),
+ bench.played_sql('glicko2_period(r.rating, o.rating, s.score, 0.5)')),
 ('close: CALL glicko2_close_period', 'close', 13, $q$
 CALL glicko2_close_period('ratings', 'games', 1)
-$q$);
+$q$, NULL),
+('close: CALL glicko2_close_period, no workers', 'close', 14, $q$
+DO $d$ BEGIN
+PERFORM set_config('max_parallel_workers_per_gather', '0', true);
+CALL glicko2_close_period('ratings', 'games', 1);
+END $d$
+$q$, NULL);
 
 -- The plan's main nodes, for the report: "HashAggregate", "Gather ...".
 CREATE FUNCTION bench.plan_shape(q text) RETURNS text LANGUAGE plpgsql AS $$
@@ -264,8 +269,8 @@ DECLARE
   line text;
   shape text[] := '{}';
 BEGIN
-  IF q ~ '^\s*CALL' THEN
-    RETURN 'procedure: checks, then the statement above';
+  IF q ~ '^\s*(CALL|DO)' THEN
+    RETURN 'procedure: checks, then the two statements above';
   END IF;
   FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
     line := substring(line FROM '^\s*(?:->\s*)?((?:Finalize |Partial )?(?:HashAggregate|GroupAggregate|Gather(?: Merge)?|Hash (?:Right |Left )?Join|Merge (?:Right |Left )?Join|Sort)|Workers Planned: \d+)');

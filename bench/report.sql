@@ -11,7 +11,7 @@ WITH t AS (
 base AS (  -- what each measurement is compared with, in the same round
   SELECT label,
          CASE WHEN kind = 'agg' THEN 'count(*) GROUP BY player_id (floor)'
-              WHEN kind = 'close' THEN 'close: same statement with avg()'
+              WHEN kind = 'close' THEN 'close: same statements with avg()'
               WHEN label LIKE '%, 2 workers' THEN regexp_replace(label, ', 2 workers$', ', serial (beside 2 workers)')
          END AS base
   FROM (SELECT DISTINCT label, kind FROM t) x),
@@ -35,4 +35,12 @@ GROUP BY p.label, p.ord, pl.plan, p.base
 ORDER BY p.ord NULLS LAST, p.label;
 
 SELECT what AS "check", value FROM bench.checks ORDER BY what;
-SELECT label AS "close", peak_mb AS "peak backend memory (RssAnon, MB)" FROM bench.memory ORDER BY label;
+SELECT label AS "close", peak_mb AS "peak memory, backend and its workers (RssAnon, MB)" FROM bench.memory ORDER BY label;
+
+-- glicko2_period against PostgreSQL's own by-reference aggregate, per round.
+SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY g.cpu_ms / a.cpu_ms)::numeric, 2)
+         AS "glicko2_period / avg(score), CPU",
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY g.wall_ms / a.wall_ms)::numeric, 2)
+         AS "glicko2_period / avg(score), wall"
+FROM bench.times g JOIN bench.times a USING (rep)
+WHERE g.label = 'glicko2_period' AND a.label LIKE 'avg(score)%';

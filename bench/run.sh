@@ -37,17 +37,20 @@ chmod 755 "$BENCH_DIR"
 as_pg "$bindir/initdb" -D "$BENCH_DIR/data" -A trust -U postgres --no-sync >/dev/null
 # A throwaway cluster: no fsync; JIT off so that every query runs the same
 # interpreted executor; work_mem large enough for 1M groups in memory.
+# Parallel workers as PostgreSQL's defaults allow (2 per query); the
+# aggregate measurements choose theirs (bench/measure.sql).
 as_pg "$bindir/pg_ctl" -D "$BENCH_DIR/data" -l "$BENCH_DIR/server.log" -w -o "\
  -p $PORT -k $BENCH_DIR -c listen_addresses= -c shared_buffers=1GB -c work_mem=256MB \
  -c max_wal_size=20GB -c checkpoint_timeout=1h -c fsync=off -c full_page_writes=off \
- -c synchronous_commit=off -c jit=off -c max_parallel_workers_per_gather=0" start >/dev/null
+ -c synchronous_commit=off -c jit=off" start >/dev/null
 stop() { as_pg "$bindir/pg_ctl" -D "$BENCH_DIR/data" -m fast stop >/dev/null || true; rm -rf "$BENCH_DIR"; }
 trap stop EXIT
 
 sql() { "$bindir/psql" -X -q -v ON_ERROR_STOP=1 -h "$BENCH_DIR" -p "$PORT" -U postgres "$@"; }
 
-# Peak private (anonymous) memory of the backend running a close, in MB:
-# /proc/<pid>/status RssAnon sampled every 10 ms.  Shared buffers are not
+# Peak private (anonymous) memory of the backend running a close and its
+# parallel workers together, in MB: /proc/<pid>/status RssAnon summed,
+# sampled every 10 ms.  Shared buffers are not
 # counted; a hash table that outgrows work_mem spills to disk instead.
 peak_memory() { # db label
   local db=$1 label=$2 pid peak=0 kb
@@ -62,8 +65,11 @@ SQL
   sleep 0.25
   pid=$(sql -d "$db" -Atc "SELECT pid FROM pg_stat_activity WHERE application_name = 'glicko2-bench-memory'")
   while kill -0 "$client" 2>/dev/null; do
-    kb=$(awk '/^RssAnon/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
-    [ -n "$kb" ] && [ "$kb" -gt "$peak" ] && peak=$kb
+    kb=0
+    for p in $pid $(pgrep -f "parallel worker for PID $pid\$" || true); do
+      kb=$((kb + $(awk '/^RssAnon/ {k = $2} END {print k + 0}' "/proc/$p/status" 2>/dev/null || echo 0)))
+    done
+    [ "$kb" -gt "$peak" ] && peak=$kb
     sleep 0.01
   done
   wait "$client"
@@ -86,6 +92,8 @@ for size in $SIZES; do
   {
     echo "\\set size '$players players / $games games'"
     cat bench/measure.sql
+    echo "RESET max_parallel_workers_per_gather; RESET parallel_setup_cost; RESET parallel_tuple_cost;"
+    echo "INSERT INTO bench.plans SELECT label, bench.plan_shape(coalesce(plan_sql, sql)) FROM bench.queries WHERE kind = 'close';"
     for rep in $(seq "$REPS"); do
       for label in "${closes[@]}"; do
         cat <<SQL
