@@ -4,10 +4,11 @@
 #   extension, starts a throwaway PostgreSQL cluster owned by `postgres`,
 #   builds synthetic leagues at two sizes (bench/data.sql) and measures, in
 #   one session per size, each query REPS times interleaved: the aggregate
-#   against count(*) GROUP BY (the executor's floor), a PL/pgSQL aggregate and
-#   set-based SQL (bench/baselines.sql); the same with 2 parallel workers; a
-#   whole-table close against the same statement with avg(); the backend's
-#   peak private memory during each close.  Prints medians and ratios.
+#   against count(*) GROUP BY (the executor's floor), avg() (PostgreSQL's own
+#   by-reference aggregate), a PL/pgSQL aggregate and set-based SQL
+#   (bench/baselines.sql); the same with 2 parallel workers; a whole-table
+#   close against the same statements with avg(), with and without workers;
+#   the peak private memory of each close.  Prints medians and ratios.
 #
 # Environment: REPS (5), SIZES ("100000:1000000 1000000:10000000", players:games),
 # SLOW_UP_TO (2000000: the PL/pgSQL and set-based SQL baselines run only up to
