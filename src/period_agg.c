@@ -157,6 +157,17 @@ apply_game(PeriodState *state, const Glicko2Rating *player, double tau,
 	AssertValidState(state);
 }
 
+/* Take the oldest queued game off the queue and add it to its state. */
+static void
+apply_oldest(PendingQueue *queue)
+{
+	PendingGame *p = &queue->games[queue->head];
+
+	queue->head = (queue->head + 1) % PENDING_DEPTH;
+	queue->count--;
+	apply_game(p->state, &p->player, p->tau, &p->game, p->scored);
+}
+
 /* Add every queued game to its state; first thing before reading any state. */
 static void
 drain_queue(PendingQueue *queue)
@@ -164,13 +175,7 @@ drain_queue(PendingQueue *queue)
 	if (queue == NULL)
 		return;
 	while (queue->count > 0)
-	{
-		PendingGame *p = &queue->games[queue->head];
-
-		queue->head = (queue->head + 1) % PENDING_DEPTH;
-		queue->count--;
-		apply_game(p->state, &p->player, p->tau, &p->game, p->scored);
-	}
+		apply_oldest(queue);
 }
 
 /* The queued states are being freed (rescan, end, error): forget them. */
@@ -235,12 +240,7 @@ period_transition(FunctionCallInfo fcinfo, MemoryContext aggcontext,
 	glicko_prefetch_write((const char *) (state + 1) - 1);
 
 	if (queue->count == PENDING_DEPTH)
-	{
-		p = &queue->games[queue->head];
-		queue->head = (queue->head + 1) % PENDING_DEPTH;
-		queue->count--;
-		apply_game(p->state, &p->player, p->tau, &p->game, p->scored);
-	}
+		apply_oldest(queue);
 	p = &queue->games[(queue->head + queue->count) % PENDING_DEPTH];
 	queue->count++;
 	p->state = state;
