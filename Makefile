@@ -6,15 +6,24 @@ MODULE_big = $(EXTENSION)
 OBJS = $(patsubst %.c,%.o,$(wildcard src/*.c))
 HEADERS = $(wildcard src/*.h)
 
+# The install script is built from ordered parts in sql/, one per concern;
+# a part may use only what the parts before it create.
+SQL_PARTS = \
+	sql/types.sql \
+	sql/close.sql \
+	sql/read.sql \
+	sql/history.sql
+
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 # upgrade/: update scripts glicko2--A--B.sql, and full scripts of old versions
 # (glicko2--A.sql) that test/shell/upgrade.sh installs to test the update path.
 DATA = $(wildcard upgrade/$(EXTENSION)--*.sql)
 
-REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
-REGRESS_OPTS = --load-extension=$(EXTENSION)
-ISOLATION = $(patsubst specs/%.spec,%,$(sort $(wildcard specs/*.spec)))
-ISOLATION_OPTS = --load-extension=$(EXTENSION)
+# Tests live in test/ (sql/, expected/, specs/), as in pgvector.
+REGRESS = $(patsubst test/sql/%.sql,%,$(sort $(wildcard test/sql/*.sql)))
+REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
+ISOLATION = $(patsubst test/specs/%.spec,%,$(sort $(wildcard test/specs/*.spec)))
+ISOLATION_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 
 EXTRA_CLEAN = test/unit/math_test
 
@@ -26,8 +35,9 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-$(EXTENSION)--$(EXTVERSION).sql: $(EXTENSION).sql
-	cp $< $@
+# Parts are joined with a blank line between them.
+$(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) $(EXTENSION).control
+	awk 'FNR == 1 && NR != 1 { print "" } { print }' $(SQL_PARTS) > $@
 
 $(OBJS): $(HEADERS)
 

@@ -12,6 +12,12 @@
 #error "glicko2 requires PostgreSQL 13 or later"
 #endif
 
+/* Since PostgreSQL 16 the varlena macros (VARDATA_ANY, ...) are in varatt.h,
+ * which postgres.h no longer includes. */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
 /* A hint to bring memory that will be written soon into cache (no-op where unknown). */
 #if defined(__GNUC__) || defined(__clang__)
 #define glicko_prefetch_write(p) __builtin_prefetch((p), 1)
