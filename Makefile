@@ -11,8 +11,11 @@ HEADERS = $(wildcard src/*.h)
 SQL_PARTS = \
 	sql/types.sql \
 	sql/close.sql \
+	sql/matches.sql \
+	sql/live.sql \
 	sql/read.sql \
-	sql/history.sql
+	sql/history.sql \
+	sql/matchmaking.sql
 
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 # upgrade/: update scripts glicko2--A--B.sql, and full scripts of old versions

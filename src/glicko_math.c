@@ -127,6 +127,45 @@ sum_add(double *hi, double *lo, double x_hi, double x_lo)
 }
 
 /*
+ * A team as one composite player (G. J. Williams, "Abstracting Glicko-2 for
+ * Team Games", University of Cincinnati, 2013): rating, RD and volatility are
+ * the arithmetic means of its players'.  The sums are double-double, so the
+ * composite does not depend on the order the players are listed in.
+ * n >= 1; the caller has checked every rating.
+ */
+void
+glicko_team_composite(const Glicko2Rating *players, int n, Glicko2Rating *out)
+{
+	double		r_hi = 0.0, r_lo = 0.0,
+				d_hi = 0.0, d_lo = 0.0,
+				v_hi = 0.0, v_lo = 0.0;
+
+	for (int i = 0; i < n; i++)
+	{
+		sum_add(&r_hi, &r_lo, players[i].rating, 0.0);
+		sum_add(&d_hi, &d_lo, players[i].rd, 0.0);
+		sum_add(&v_hi, &v_lo, players[i].volatility, 0.0);
+	}
+	/* hi / n, then the low part's share: hi + lo is the exact sum to 2^-106. */
+	out->rating = r_hi / n + r_lo / n;
+	out->rd = d_hi / n + d_lo / n;
+	out->volatility = v_hi / n + v_lo / n;
+}
+
+/* Team a beats team b: glicko2_win_probability between their composites. */
+double
+glicko_team_win_probability(const Glicko2Rating *a, int na,
+							const Glicko2Rating *b, int nb)
+{
+	Glicko2Rating ca,
+				cb;
+
+	glicko_team_composite(a, na, &ca);
+	glicko_team_composite(b, nb, &cb);
+	return glicko2_win_probability(&ca, &cb);
+}
+
+/*
  * One game's terms: g(phi_j)^2 E (1 - E) for the information of Step 3,
  * g(phi_j) (s_j - E) for the sum shared by Steps 4 and 7.  s - E is written
  * so that it is exact for a win (1 - E) and a loss (-E) without cancellation.

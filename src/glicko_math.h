@@ -167,6 +167,14 @@ extern GlickoStatus glicko1_update(const Glicko1Rating *player,
 extern GlickoStatus glicko1_idle(const Glicko1Rating *player, double periods,
 								 double c, double max_rd, Glicko1Rating *result);
 
+/* Teams: the composite opponent of Williams (2013), means of the players'
+ * rating, RD and volatility; and the win probability of one team over another
+ * as glicko2_win_probability between their composites. */
+extern void glicko_team_composite(const Glicko2Rating *players, int n,
+								  Glicko2Rating *out);
+extern double glicko_team_win_probability(const Glicko2Rating *a, int na,
+										  const Glicko2Rating *b, int nb);
+
 /* Both systems. */
 extern void glicko_add_terms(GlickoSums *sums, const GlickoGame *game);
 extern void glicko_merge_sums(GlickoSums *into, const GlickoSums *from);
