@@ -71,19 +71,6 @@ live_elapsed_periods(TimestampTz from, TimestampTz to, double period_usecs)
 	return (double) usecs / period_usecs;
 }
 
-/* max_rd argument n: NULL means no cap. */
-static double
-arg_max_rd_or_none(FunctionCallInfo fcinfo, int n)
-{
-	double		max_rd;
-
-	if (PG_ARGISNULL(n))
-		return INFINITY;
-	max_rd = PG_GETARG_FLOAT8(n);
-	check_positive(max_rd, "max_rd");
-	return max_rd;
-}
-
 /* An argument that must not be NULL, by name. */
 static void
 require_arg(FunctionCallInfo fcinfo, int n, const char *what)
@@ -153,7 +140,7 @@ glicko2_rating_at_sql(PG_FUNCTION_ARGS)
 	datum_get_glicko2(PG_GETARG_DATUM(0), &r, "r");
 	require_arg(fcinfo, 3, "period");
 	period_usecs = live_period_usecs(PG_GETARG_INTERVAL_P(3));
-	max_rd = arg_max_rd_or_none(fcinfo, 4);
+	max_rd = arg_max_rd(fcinfo, 4);
 	at = PG_GETARG_TIMESTAMPTZ(2);
 	live_check_timestamp(at, "at");
 	if (PG_ARGISNULL(1))
