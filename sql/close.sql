@@ -142,6 +142,18 @@ $$;
 COMMENT ON FUNCTION glicko2_refuse_closed_games() IS
   'BEFORE INSERT OR UPDATE OR DELETE ... FOR EACH ROW trigger for a games table: refuses a game whose period is at or before the last period closed by glicko2_close_period (arguments: the ratings tables it feeds, default those closed from this table; ''period_column=name'')';
 
+-- The computation of a close in one pass (src/close_pass.c, which documents
+-- it): pre-period ratings into a hash table, the period's games streamed once,
+-- every player's new rating returned; bad games refused before any row.
+CREATE FUNCTION glicko2_close_ratings(
+  ratings_query text, games_query text, tau float8, max_rd float8,
+  what text DEFAULT NULL, VARIADIC params text[] DEFAULT '{}')
+  RETURNS SETOF record
+  AS 'MODULE_PATHNAME', 'glicko2_close_ratings'
+  LANGUAGE C VOLATILE PARALLEL UNSAFE ROWS 100000;
+COMMENT ON FUNCTION glicko2_close_ratings(text, text, float8, float8, text, text[]) IS
+  'The computation of a period close in one pass, for glicko2_close_period and other closes: ratings_query yields (player, rating glicko2_rating), games_query (player, opponent, score) games or (player, opponent_rating glicko2_rating, score) sides, both given params as text $1, $2, ...; returns AS (player <key type>, rating glicko2_rating, games bigint, is_new boolean): every player''s new rating (the paper''s update, Step 6 capped at max_rd without games), bit for bit glicko2_period''s and glicko2_idle''s; a bad game is an ERROR naming what and the first bad game';
+
 CREATE PROCEDURE glicko2_close_period(
   ratings regclass, games regclass, period anyelement,
   tau float8 DEFAULT 0.5, max_rd float8 DEFAULT 350, history regclass DEFAULT NULL,
@@ -164,16 +176,12 @@ DECLARE
   last_number bigint;
   is_later boolean;
   n_games bigint;
-  n_bad bigint;
-  bad_game text;
   n_players bigint;
   n_played bigint;
   n_new bigint;
   history_sql text := '';
-  played_sql text;
-  -- (not if the caller may not, or a table of that name is the caller's own)
-  played_in_temp boolean := has_database_privilege(current_database(), 'TEMPORARY')
-                            AND to_regclass('pg_temp.glicko2_close_played') IS NULL;
+  ratings_sql text;
+  games_sql text;
   close_sql text;
 BEGIN
   -- Arguments.
@@ -285,74 +293,35 @@ BEGIN
     END IF;
   END IF;
 
-  -- Every game of the period checked before anything changes (the message
-  -- is formatted for bad games only: FILTER spares format() on every row).
-  EXECUTE format($sql$
-    SELECT count(*), count(b.why), min(b.why || format(': player %%s, opponent %%s, score %%s',
-                                                      coalesce(b.p::text, 'NULL'), coalesce(b.o::text, 'NULL'),
-                                                      coalesce(b.s::text, 'NULL'))) FILTER (WHERE b.why IS NOT NULL)
-    FROM (SELECT g.%1$I AS p, g.%2$I AS o, g.%3$I AS s,
-                 CASE WHEN g.%1$I IS NULL OR g.%2$I IS NULL THEN 'NULL player'
-                      WHEN g.%1$I = g.%2$I THEN 'self-play'
-                      WHEN g.%3$I IS NULL THEN 'NULL score'
-                      WHEN NOT (CAST(g.%3$I AS float8) BETWEEN 0 AND 1) THEN 'score outside [0, 1]'
-                 END AS why
-          FROM %4$s g WHERE g.%5$I = CAST($1 AS %6$s)) b
-    $sql$, game_player_column, opponent_column, score_column, games, period_column, period_type)
-    INTO n_games, n_bad, bad_game USING period_text;
-  IF n_bad > 0 THEN
-    RAISE EXCEPTION 'bad game in period % of %: %', period_text, games, bad_game
-      USING ERRCODE = CASE WHEN bad_game LIKE 'self-play%' THEN '22023'
-                           WHEN bad_game LIKE 'score outside%' THEN '22003'
-                           ELSE '22004' END,
-            DETAIL = format('%s of the period''s %s games are refused (self-play, a NULL player, a NULL score or a score outside [0, 1]); nothing was changed.',
-                            n_bad, n_games);
-  END IF;
-
-  -- Each player's new rating from both sides of every game against the
-  -- pre-period ratings.  Where the caller may create temporary tables this
-  -- is a plain SELECT, which PostgreSQL can run with parallel workers
-  -- (a statement that writes, like the one below, runs serially); the locks
-  -- above keep both tables as they are until commit.
-  played_sql := format($sql$
-      SELECT s.me, @extschema@.glicko2_period(r.%9$I, o.%9$I, s.score, $2) AS rating,
-             bool_and(r.%8$I IS NULL) AS is_new
-      FROM (SELECT CAST(g.%1$I AS %4$s) AS me, CAST(g.%2$I AS %4$s) AS them, CAST(g.%3$I AS float8) AS score
-            FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)
-            UNION ALL
-            SELECT CAST(g.%2$I AS %4$s), CAST(g.%1$I AS %4$s), 1 - CAST(g.%3$I AS float8)
-            FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)) s
-      LEFT JOIN %10$s r ON r.%8$I = s.me
-      LEFT JOIN %10$s o ON o.%8$I = s.them
-      GROUP BY s.me
-    $sql$, game_player_column, opponent_column, score_column, key_type, games,
-           period_column, period_type, player_column, rating_column, ratings);
-  IF played_in_temp THEN
-    EXECUTE 'CREATE TEMPORARY TABLE glicko2_close_played AS ' || played_sql USING period_text, tau;
-    played_sql := 'SELECT * FROM pg_temp.glicko2_close_played';
-  END IF;
-
-  -- One statement: the new ratings written, Step 6 for idle players, new
-  -- players added, history written.
+  -- One statement: every player's new rating computed in one pass in C
+  -- (glicko2_close_ratings: the pre-period ratings read once, the period's
+  -- games once, each bad game refused before any rating is returned), then
+  -- written: the ratings updated, new players added, history written.
+  ratings_sql := format('SELECT r.%1$I, r.%2$I FROM %3$s r', player_column, rating_column, ratings);
+  games_sql := format(
+    'SELECT CAST(g.%1$I AS %4$s), CAST(g.%2$I AS %4$s), g.%3$I FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)',
+    game_player_column, opponent_column, score_column, key_type, games, period_column, period_type);
   close_sql := format($sql$
-    WITH played AS (%4$s
+    WITH computed AS (
+      SELECT c.* FROM @extschema@.glicko2_close_ratings($1, $2, $3, $5, $6, $4)
+        AS c(player %4$s, rating @extschema@.glicko2_rating, games bigint, is_new boolean)
     ), updated AS (
-      UPDATE %3$s t SET %2$I = coalesce(p.rating, @extschema@.glicko2_idle(t0.%2$I, 1, $3))
-      FROM %3$s t0 LEFT JOIN played p ON p.me = t0.%1$I
-      WHERE t.%1$I = t0.%1$I
-      RETURNING t.%1$I AS player, t.%2$I AS rating, p.me IS NOT NULL AS played
+      UPDATE %3$s t SET %2$I = c.rating
+      FROM computed c
+      WHERE t.%1$I = c.player AND NOT c.is_new
+      RETURNING t.%1$I AS player, t.%2$I AS rating, c.games > 0 AS played
     ), inserted AS (
-      INSERT INTO %3$s (%1$I, %2$I) SELECT p.me, p.rating FROM played p WHERE p.is_new
+      INSERT INTO %3$s (%1$I, %2$I) SELECT c.player, c.rating FROM computed c WHERE c.is_new
       RETURNING %1$I AS player, %2$I AS rating
     ) %5$s
     SELECT (SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted),
            (SELECT count(*) FROM updated WHERE played) + (SELECT count(*) FROM inserted),
-           (SELECT count(*) FROM inserted)
-    $sql$, player_column, rating_column, ratings, played_sql, history_sql);
-  EXECUTE close_sql INTO n_players, n_played, n_new USING period_text, tau, max_rd, period_text;
-  IF played_in_temp THEN
-    DROP TABLE pg_temp.glicko2_close_played;
-  END IF;
+           (SELECT count(*) FROM inserted),
+           (SELECT coalesce(sum(c.games), 0) / 2 FROM computed c)
+    $sql$, player_column, rating_column, ratings, key_type, history_sql);
+  EXECUTE close_sql INTO n_players, n_played, n_new, n_games
+    USING ratings_sql, games_sql, tau, period_text, max_rd,
+          format('period %s of %s', period_text, games);
 
   BEGIN
     INSERT INTO @extschema@.glicko2_closes

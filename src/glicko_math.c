@@ -6,6 +6,7 @@
 #include "glicko_math.h"
 
 #include <float.h>
+#include <stddef.h>
 #include <math.h>
 
 #define PI_SQUARED (M_PI * M_PI)
@@ -476,6 +477,19 @@ glicko2_idle(const Glicko2Rating *player, double periods, double max_rd,
 	result->rd = rd;
 	result->volatility = player->volatility;
 	return check_glicko2_result(result);
+}
+
+/*
+ * A close treats a player without games as idle (Step 6 capped, as
+ * glicko2_idle), not as the aggregate's group without games (Step 6 alone).
+ */
+GlickoStatus
+glicko2_close_player(const Glicko2Rating *player, const GlickoSums *sums,
+					 double tau, double max_rd, Glicko2Rating *result)
+{
+	if (sums->games > 0)
+		return glicko2_update(player, sums, tau, result, NULL);
+	return glicko2_idle(player, 1.0, max_rd, result);
 }
 
 /* Glicko-1: g(RD) = 1 / sqrt(1 + 3 q^2 RD^2 / pi^2), which is g_of_phi(q RD). */

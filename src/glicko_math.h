@@ -152,6 +152,11 @@ extern GlickoStatus glicko2_update(const Glicko2Rating *player,
 								   Glicko2Rating *result, Glicko2Trace *trace);
 extern GlickoStatus glicko2_idle(const Glicko2Rating *player, double periods,
 								 double max_rd, Glicko2Rating *result);
+/* A player's rating after a period close: the update from the period's sums,
+ * or without games Step 6 for one period capped at max_rd (INFINITY: no cap). */
+extern GlickoStatus glicko2_close_player(const Glicko2Rating *player,
+										 const GlickoSums *sums, double tau,
+										 double max_rd, Glicko2Rating *result);
 
 /* Glicko-1. */
 extern double glicko1_g(double opponent_rd);

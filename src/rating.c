@@ -71,6 +71,13 @@ check_field(bool ok, const char *what, const char *field, double value)
 				errdetail("A rating must be finite; rd and volatility must be positive and finite."));
 }
 
+bool
+glicko2_valid(const Glicko2Rating *r)
+{
+	return glicko_valid_rating_value(r->rating) && glicko_valid_positive(r->rd) &&
+		glicko_valid_positive(r->volatility);
+}
+
 void
 check_glicko2(const Glicko2Rating *r, const char *what)
 {
@@ -163,7 +170,7 @@ read_float8_fields(Datum d, double *out, int nfields, const char *what)
 }
 
 void
-datum_get_glicko2(Datum d, Glicko2Rating *out, const char *what)
+datum_get_glicko2_fields(Datum d, Glicko2Rating *out, const char *what)
 {
 	double		f[3];
 
@@ -171,6 +178,12 @@ datum_get_glicko2(Datum d, Glicko2Rating *out, const char *what)
 	out->rating = f[0];
 	out->rd = f[1];
 	out->volatility = f[2];
+}
+
+void
+datum_get_glicko2(Datum d, Glicko2Rating *out, const char *what)
+{
+	datum_get_glicko2_fields(d, out, what);
 	check_glicko2(out, what);
 }
 

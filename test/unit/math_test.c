@@ -97,6 +97,26 @@ test_idle(void)
 	CHECK(fabs(r1.rd - 350) < 1);
 }
 
+/* A close: the update with games, capped Step 6 without (not the aggregate's uncapped one). */
+static void
+test_close_player(void)
+{
+	Glicko2Rating p = {1500, 349.9, 0.06},
+				r,
+				want;
+	GlickoSums	s = {0};
+
+	CHECK(glicko2_close_player(&p, &s, 0.5, 350, &r) == GLICKO_OK && r.rd == 350);
+	CHECK(r.rating == 1500 && r.volatility == 0.06);
+	CHECK(glicko2_close_player(&p, &s, 0.5, INFINITY, &r) == GLICKO_OK && r.rd > 350);
+	CHECK(glicko2_update(&p, &s, 0.5, &want, NULL) == GLICKO_OK && want.rd == r.rd);
+	paper_games(&s, glicko2_add_game);
+	CHECK(glicko2_close_player(&p, &s, 0.5, 350, &r) == GLICKO_OK);
+	CHECK(glicko2_update(&p, &s, 0.5, &want, NULL) == GLICKO_OK);
+	CHECK(r.rating == want.rating && r.rd == want.rd && r.volatility == want.volatility);
+	CHECK(r.rd < 349.9);
+}
+
 static void
 test_saturation(void)
 {
@@ -455,6 +475,7 @@ main(void)
 	test_paper();
 	test_glicko1();
 	test_idle();
+	test_close_player();
 	test_saturation();
 	test_lopsided();
 	test_order_free_sums();
