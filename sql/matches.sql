@@ -157,8 +157,8 @@ BEGIN
     END IF;
     RAISE EXCEPTION 'bad match in period % of %: %', c.period_text, matches, bad.why
       USING ERRCODE = bad.sqlstate,
-            DETAIL = format('%s problems found in the period''s %s rows (a NULL column, a place below 1, a player twice in a match or on two teams, a team with two places, a match of one team); nothing was changed.',
-                            bad.n_bad, bad.n_rows);
+            DETAIL = format('Problems found among the period''s %s rows: %s (a NULL column, a place below 1, a player twice in a match or on two teams, a team with two places, a match of one team); nothing was changed.',
+                            bad.n_rows, bad.n_bad);
   END;
 END
 $$;
