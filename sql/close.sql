@@ -23,17 +23,17 @@ CREATE TABLE glicko2_closes (
   UNIQUE (ratings, close_number)
 );
 COMMENT ON TABLE glicko2_closes IS
-  'Record of every glicko2_close_period: one row per (ratings table, period), in close order by close_number; dumped by pg_dump';
+  'Record of every close (glicko2_close_period, glicko2_close_matches): one row per (ratings table, period), in close order by close_number; dumped by pg_dump';
 COMMENT ON COLUMN glicko2_closes.ratings IS 'The ratings table closed';
 COMMENT ON COLUMN glicko2_closes.period IS 'The period closed, as text of the games'' period column type';
 COMMENT ON COLUMN glicko2_closes.close_number IS '1 for the first close of this ratings table, then 2, 3, ...';
-COMMENT ON COLUMN glicko2_closes.games_table IS 'The games table or view the period was read from';
+COMMENT ON COLUMN glicko2_closes.games_table IS 'The games table or view (or matches table) the period was read from';
 COMMENT ON COLUMN glicko2_closes.closed_at IS 'When the close ran (clock time at its end; it is visible from its commit)';
 COMMENT ON COLUMN glicko2_closes.closed_by IS 'The role that ran the close';
 COMMENT ON COLUMN glicko2_closes.players IS 'Players moved on by one period: played + idle, new ones included';
 COMMENT ON COLUMN glicko2_closes.played IS 'Players with at least one game in the period (new ones included)';
 COMMENT ON COLUMN glicko2_closes.new_players IS 'Players added to the ratings table by this close';
-COMMENT ON COLUMN glicko2_closes.games IS 'Games (rows of the games table) rated';
+COMMENT ON COLUMN glicko2_closes.games IS 'Rows of the games (or matches) table rated';
 COMMENT ON COLUMN glicko2_closes.tau IS 'System constant tau used';
 COMMENT ON COLUMN glicko2_closes.max_rd IS 'RD cap of idle players (NULL: no cap)';
 
