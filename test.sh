@@ -11,8 +11,10 @@ cd "$(dirname "$0")"
 # PG_CONFIG names another server (a build of another major, a private copy):
 # then everything runs against it in a throwaway cluster of its own binaries
 # (tools/with-cluster.sh); by default Debian's PostgreSQL 15 and pg_virtualenv.
+# r-cran-bradleyterry2 and python3-rdata: the real results that
+# test/shell/real_data_load.sh loads (examples/).
 if [ -z "${PG_CONFIG:-}" ]; then
-  bash tools/ensure-deps.sh || exit 1
+  bash tools/ensure-deps.sh r-cran-bradleyterry2 python3-rdata || exit 1
 fi
 
 log=$(mktemp -d)
