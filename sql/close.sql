@@ -223,6 +223,27 @@ $$;
 COMMENT ON FUNCTION glicko2_close_check(text, regclass, regclass, text, anyelement, float8, float8, regclass, name, name, name) IS
   'Helper of glicko2_close_period and glicko2_close_matches: checks a close''s arguments and columns (each error naming the column) and gives the ratings key type, the source''s period type and the period as text of that type';
 
+-- A column of player keys in a games or matches table: of the ratings key's
+-- type (any integer types mix), or an error naming both columns.
+CREATE FUNCTION glicko2_key_column_check(source regclass, col name, argument text,
+                                         ratings regclass, player_column name, key_type regtype)
+  RETURNS void
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  t regtype := @extschema@.glicko2_column_type(source, col, argument);
+BEGIN
+  IF t <> key_type AND NOT (t IN ('int2', 'int4', 'int8') AND key_type IN ('int2', 'int4', 'int8')) THEN
+    RAISE EXCEPTION 'column "%" of % is %, but player column "%" of % is %',
+                    col, source, t, player_column, ratings, key_type
+      USING ERRCODE = '42804';
+  END IF;
+END
+$$;
+COMMENT ON FUNCTION glicko2_key_column_check(regclass, name, text, regclass, name, regtype) IS
+  'Helper of glicko2_close_period and glicko2_close_matches: refuses a column of player keys whose type is not the ratings key''s (integer types mix), naming both columns';
+
 -- Locks, then exactly once and in order: the number of the last close of
 -- ratings (0 if none), or an error if period is not after it.
 CREATE FUNCTION glicko2_close_lock(ratings regclass, source regclass, period_type regtype, period_text text)
@@ -382,7 +403,6 @@ CREATE PROCEDURE glicko2_close_period(
 AS $$
 DECLARE
   c record;
-  game_key_types regtype[];
   score_type regtype;
   last_number bigint;
   n_games bigint;
@@ -394,17 +414,10 @@ BEGIN
   END IF;
   c := @extschema@.glicko2_close_check('glicko2_close_period', ratings, games, 'games', period,
                                        tau, max_rd, history, player_column, rating_column, period_column);
-  game_key_types := ARRAY[@extschema@.glicko2_column_type(games, game_player_column, 'game_player_column'),
-                          @extschema@.glicko2_column_type(games, opponent_column, 'opponent_column')];
-  FOR i IN 1..2 LOOP
-    IF game_key_types[i] <> c.key_type AND NOT (
-         game_key_types[i] IN ('int2', 'int4', 'int8') AND c.key_type IN ('int2', 'int4', 'int8')) THEN
-      RAISE EXCEPTION 'column "%" of % is %, but player column "%" of % is %',
-                      (ARRAY[game_player_column, opponent_column])[i], games, game_key_types[i],
-                      player_column, ratings, c.key_type
-        USING ERRCODE = '42804';
-    END IF;
-  END LOOP;
+  PERFORM @extschema@.glicko2_key_column_check(games, game_player_column, 'game_player_column',
+                                               ratings, player_column, c.key_type),
+          @extschema@.glicko2_key_column_check(games, opponent_column, 'opponent_column',
+                                               ratings, player_column, c.key_type);
   score_type := @extschema@.glicko2_column_type(games, score_column, 'score_column');
   IF score_type NOT IN ('float8', 'float4', 'numeric', 'int2', 'int4', 'int8') THEN
     RAISE EXCEPTION 'column "%" of % is %, not a number', score_column, games, score_type

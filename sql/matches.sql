@@ -86,7 +86,6 @@ CREATE PROCEDURE glicko2_close_matches(
 AS $$
 DECLARE
   c record;
-  player_type regtype;
   place_type regtype;
   last_number bigint;
   n_rows bigint;
@@ -104,13 +103,8 @@ BEGIN
                                        tau, max_rd, history, player_column, rating_column, period_column);
   PERFORM @extschema@.glicko2_column_type(matches, match_column, 'match_column'),
           @extschema@.glicko2_column_type(matches, team_column, 'team_column');
-  player_type := @extschema@.glicko2_column_type(matches, match_player_column, 'match_player_column');
-  IF player_type <> c.key_type AND NOT (
-       player_type IN ('int2', 'int4', 'int8') AND c.key_type IN ('int2', 'int4', 'int8')) THEN
-    RAISE EXCEPTION 'column "%" of % is %, but player column "%" of % is %',
-                    match_player_column, matches, player_type, player_column, ratings, c.key_type
-      USING ERRCODE = '42804';
-  END IF;
+  PERFORM @extschema@.glicko2_key_column_check(matches, match_player_column, 'match_player_column',
+                                               ratings, player_column, c.key_type);
   place_type := @extschema@.glicko2_column_type(matches, place_column, 'place_column');
   IF place_type NOT IN ('int2', 'int4', 'int8') THEN
     RAISE EXCEPTION 'column "%" of % is %, not an integer', place_column, matches, place_type
