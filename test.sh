@@ -27,7 +27,11 @@ count() { # name status
 
 echo "== build"
 make -s clean
-if ! make -s metacheck >"$log/build" 2>&1 || ! make -s PG_CFLAGS="-Werror -DUSE_ASSERT_CHECKING" >>"$log/build" 2>&1 || ! make -s install >>"$log/build" 2>&1; then
+make -s -C test/helper clean
+# test/helper: a test-only module (test/sql/fresh_fmgr.sql), installed into
+# the server under test but not part of the extension.
+if ! make -s metacheck >"$log/build" 2>&1 || ! make -s PG_CFLAGS="-Werror -DUSE_ASSERT_CHECKING" >>"$log/build" 2>&1 || ! make -s install >>"$log/build" 2>&1 ||
+   ! make -s -C test/helper PG_CFLAGS=-Werror >>"$log/build" 2>&1 || ! make -s -C test/helper install >>"$log/build" 2>&1; then
   cat "$log/build"; echo "0 passed, 1 failed"; exit 1
 fi
 
