@@ -146,8 +146,8 @@ COMMENT ON FUNCTION glicko2_refuse_closed_games() IS
 -- glicko2_close_matches in sql/matches.sql), in the order a close runs it:
 -- glicko2_close_check (arguments, columns, the period as text), then
 -- glicko2_close_lock (locks, exactly once), then the procedure's own check
--- of its rows and its query of each player's new rating, then
--- glicko2_close_apply (ratings, idle and new players, history, record).
+-- of its rows and its query of the period's one-on-one game sides, then
+-- glicko2_close_apply (new ratings, idle and new players, history, record).
 
 -- Arguments and columns of a close, each error naming what is wrong: the
 -- ratings key's type, and the period in the type of the source's period column.
@@ -290,13 +290,14 @@ $$;
 COMMENT ON FUNCTION glicko2_close_lock(regclass, regclass, regtype, text) IS
   'Helper of glicko2_close_period and glicko2_close_matches: locks the ratings table (SHARE ROW EXCLUSIVE) and the source (SHARE), then refuses a period not after the last one closed; returns the last close number (0 if none)';
 
--- Everything a close writes, in one statement after one computation.
--- played_sql selects (me, rating, is_new): each player with games, the new
--- rating, and whether the player is missing from ratings; its parameters
--- are $1 the period (text), $2 tau and $3 the procedure's option (or NULL).
+-- Everything a close computes and writes, in one statement after one
+-- computation.  sides_sql selects the period's game sides (me, rating,
+-- opponent_rating, score): a player's key and pre-period rating, the
+-- opponent's pre-period rating, the player's score (NULL ratings unrated);
+-- its parameters are $1 the period (text), $2 tau and $3 sides_option.
 CREATE FUNCTION glicko2_close_apply(
   ratings regclass, source regclass, period_text text, close_number bigint,
-  played_sql text, played_option text, n_games bigint,
+  sides_sql text, sides_option text, n_games bigint,
   tau float8, max_rd float8, history regclass, player_column name, rating_column name)
   RETURNS void
   LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -310,6 +311,7 @@ DECLARE
   n_played bigint;
   n_new bigint;
   history_sql text := '';
+  played_sql text;
   -- (not if the caller may not, or a table of that name is the caller's own)
   played_in_temp boolean := has_database_privilege(current_database(), 'TEMPORARY')
                             AND to_regclass('pg_temp.glicko2_close_played') IS NULL;
@@ -323,13 +325,20 @@ BEGIN
       history, @extschema@.glicko2_column_type(history, 'period', 'history'));
   END IF;
 
-  -- Each player's new rating.  Where the caller may create temporary tables
-  -- this is a plain SELECT, which PostgreSQL can run with parallel workers
-  -- (a statement that writes, like the one below, runs serially); the locks
-  -- of glicko2_close_lock keep both tables as they are until commit.
+  -- Each player's new rating from the sides, and whether the player is new.
+  -- Where the caller may create temporary tables this is a plain SELECT,
+  -- which PostgreSQL can run with parallel workers (a statement that writes,
+  -- like the one below, runs serially); the locks of glicko2_close_lock keep
+  -- the tables as they are until commit.
+  played_sql := format($sql$
+      SELECT p.me, p.rating, r.%1$I IS NULL AS is_new
+      FROM (SELECT s.me, @extschema@.glicko2_period(s.rating, s.opponent_rating, s.score, $2) AS rating
+            FROM (%2$s) s GROUP BY s.me) p
+      LEFT JOIN %3$s r ON r.%1$I = p.me
+    $sql$, player_column, sides_sql, ratings);
   IF played_in_temp THEN
     EXECUTE 'CREATE TEMPORARY TABLE glicko2_close_played AS ' || played_sql
-      USING period_text, tau, played_option;
+      USING period_text, tau, sides_option;
     played_sql := 'SELECT * FROM pg_temp.glicko2_close_played';
   END IF;
 
@@ -350,7 +359,7 @@ BEGIN
            (SELECT count(*) FROM updated WHERE played) + (SELECT count(*) FROM inserted),
            (SELECT count(*) FROM inserted)
     $sql$, player_column, rating_column, ratings, played_sql, history_sql);
-  EXECUTE close_sql INTO n_players, n_played, n_new USING period_text, tau, played_option, max_rd;
+  EXECUTE close_sql INTO n_players, n_played, n_new USING period_text, tau, sides_option, max_rd;
   IF played_in_temp THEN
     DROP TABLE pg_temp.glicko2_close_played;
   END IF;
@@ -387,7 +396,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name) IS
-  'Helper of glicko2_close_period and glicko2_close_matches: runs the procedure''s query of new ratings, then in one statement writes them, gives idle players Step 6 capped at max_rd, adds new players and writes history; records the close in glicko2_closes and warns if no guard trigger protects the source';
+  'Helper of glicko2_close_period and glicko2_close_matches: rates the period''s game sides the procedure selects (glicko2_period grouped by player), then in one statement writes the new ratings, gives idle players Step 6 capped at max_rd, adds new players and writes history; records the close in glicko2_closes and warns if no guard trigger protects the source';
 
 CREATE PROCEDURE glicko2_close_period(
   ratings regclass, games regclass, period anyelement,
@@ -450,11 +459,9 @@ BEGIN
                             n_bad, n_games);
   END IF;
 
-  -- Each player's new rating from both sides of every game against the
-  -- pre-period ratings.
+  -- Both sides of every game, with the pre-period ratings.
   PERFORM @extschema@.glicko2_close_apply(ratings, games, c.period_text, last_number, format($sql$
-      SELECT s.me, @extschema@.glicko2_period(r.%9$I, o.%9$I, s.score, $2) AS rating,
-             bool_and(r.%8$I IS NULL) AS is_new
+      SELECT s.me, r.%9$I AS rating, o.%9$I AS opponent_rating, s.score
       FROM (SELECT CAST(g.%1$I AS %4$s) AS me, CAST(g.%2$I AS %4$s) AS them, CAST(g.%3$I AS float8) AS score
             FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)
             UNION ALL
@@ -462,7 +469,6 @@ BEGIN
             FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)) s
       LEFT JOIN %10$s r ON r.%8$I = s.me
       LEFT JOIN %10$s o ON o.%8$I = s.them
-      GROUP BY s.me
     $sql$, game_player_column, opponent_column, score_column, c.key_type, games,
            period_column, c.period_type, player_column, rating_column, ratings),
     NULL, n_games, tau, max_rd, history, player_column, rating_column);
