@@ -144,6 +144,15 @@ extern double glicko2_expected(double rating, double opponent_rating, double opp
 extern double glicko2_win_probability(const Glicko2Rating *a, const Glicko2Rating *b);
 extern GlickoGame glicko2_game(double rating, double opponent_rating,
 							   double opponent_rd, double score);
+/* With an advantage: the player's rating counts `advantage` points more in
+ * E for this game (+A at home or with the first move, -A away, 0 neutral);
+ * advantage 0 gives the functions above bit for bit. */
+extern double glicko2_win_probability_advantage(const Glicko2Rating *a,
+												const Glicko2Rating *b,
+												double advantage);
+extern GlickoGame glicko2_game_advantage(double rating, double advantage,
+										 double opponent_rating,
+										 double opponent_rd, double score);
 extern void glicko2_add_game(GlickoSums *sums, double rating,
 							 double opponent_rating, double opponent_rd,
 							 double score);

@@ -51,6 +51,16 @@ check_nonnegative(double x, const char *what)
 }
 
 void
+check_finite(double x, const char *what)
+{
+	if (!isfinite(x))
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("%s must be a finite number, not %s",
+					   what, float8out_internal(x)));
+}
+
+void
 check_score(double score)
 {
 	if (!glicko_valid_score(score))

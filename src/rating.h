@@ -35,6 +35,7 @@ extern void check_glicko2(const Glicko2Rating *r, const char *what);
 extern void check_glicko1(const Glicko1Rating *r, const char *what);
 extern void check_positive(double x, const char *what);
 extern void check_nonnegative(double x, const char *what);
+extern void check_finite(double x, const char *what);
 extern void check_score(double score);
 
 /* Argument n as max_rd: checked, NULL meaning no cap (INFINITY). */
