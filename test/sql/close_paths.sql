@@ -14,6 +14,7 @@ SELECT i, glicko2_rating(1200 + 600 * random(), 40 + 300 * random(), 0.05 + 0.02
 FROM generate_series(1, 400) i;
 -- Players 401-420 are new; some of 1-400 stay idle.
 CREATE TABLE games (period int, player_id int, opponent_id int, score float8);
+CALL glicko2_guard_games('games');
 INSERT INTO games
 SELECT 1, p, CASE WHEN o >= p THEN o + 1 ELSE o END, floor(random() * 3) / 2
 FROM (SELECT 1 + floor(random() * 420)::int AS p, 1 + floor(random() * 419)::int AS o
