@@ -45,9 +45,9 @@ $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) $(EXTENSION).control
 $(OBJS): $(HEADERS)
 
 # The PostgreSQL-free mathematics, tested on its own.
-test/unit/math_test: test/unit/math_test.c src/glicko_math.c src/glicko_math.h
+test/unit/math_test: test/unit/math_test.c src/glicko_math.c src/glicko_math.h src/match_math.c src/match_math.h
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
-		test/unit/math_test.c src/glicko_math.c -lm
+		test/unit/math_test.c src/glicko_math.c src/match_math.c -lm
 
 unittest: test/unit/math_test
 	test/unit/math_test

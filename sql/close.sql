@@ -24,20 +24,20 @@ CREATE TABLE glicko2_closes (
   UNIQUE (ratings, close_number)
 );
 COMMENT ON TABLE glicko2_closes IS
-  'Record of every glicko2_close_period: one row per (ratings table, period), in close order by close_number; dumped by pg_dump';
+  'Record of every close (glicko2_close_period, glicko2_close_matches): one row per (ratings table, period), in close order by close_number; dumped by pg_dump';
 COMMENT ON COLUMN glicko2_closes.ratings IS 'The ratings table closed';
 COMMENT ON COLUMN glicko2_closes.period IS 'The period closed, as text of the games'' period column type';
 COMMENT ON COLUMN glicko2_closes.close_number IS '1 for the first close of this ratings table, then 2, 3, ...';
-COMMENT ON COLUMN glicko2_closes.games_table IS 'The games table or view the period was read from';
+COMMENT ON COLUMN glicko2_closes.games_table IS 'The games table or view (or matches table) the period was read from';
 COMMENT ON COLUMN glicko2_closes.closed_at IS 'When the close ran (clock time at its end; it is visible from its commit)';
 COMMENT ON COLUMN glicko2_closes.closed_by IS 'The role that ran the close';
 COMMENT ON COLUMN glicko2_closes.players IS 'Players moved on by one period: played + idle, new ones included';
 COMMENT ON COLUMN glicko2_closes.played IS 'Players with at least one game in the period (new ones included)';
 COMMENT ON COLUMN glicko2_closes.new_players IS 'Players added to the ratings table by this close';
-COMMENT ON COLUMN glicko2_closes.games IS 'Games (rows of the games table) rated';
+COMMENT ON COLUMN glicko2_closes.games IS 'Rows of the games (or matches) table rated';
 COMMENT ON COLUMN glicko2_closes.tau IS 'System constant tau used';
 COMMENT ON COLUMN glicko2_closes.max_rd IS 'RD cap of idle players (NULL: no cap)';
-COMMENT ON COLUMN glicko2_closes.unguarded IS 'Closed with unguarded => true while a table the games are read from had no guard trigger covering the close: a game written later to a closed period may never be rated';
+COMMENT ON COLUMN glicko2_closes.unguarded IS 'Closed with unguarded => true while a table the games were read from had no guard trigger covering the close: a game written later to a closed period may never be rated';
 
 SELECT pg_catalog.pg_extension_config_dump('glicko2_closes', '');
 
@@ -245,47 +245,27 @@ $$;
 COMMENT ON PROCEDURE glicko2_guard_games(regclass, name) IS
   'Attaches glicko2_refuse_closed_games (BEFORE INSERT OR UPDATE OR DELETE per row, BEFORE TRUNCATE per statement) to every table and partition games are read from that lacks it; needs the TRIGGER privilege on them';
 
-CREATE PROCEDURE glicko2_close_period(
-  ratings regclass, games regclass, period anyelement,
-  tau float8 DEFAULT 0.5, max_rd float8 DEFAULT 350, history regclass DEFAULT NULL,
-  player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
-  period_column name DEFAULT 'period', game_player_column name DEFAULT 'player_id',
-  opponent_column name DEFAULT 'opponent_id', score_column name DEFAULT 'score',
-  unguarded boolean DEFAULT false)
-  LANGUAGE plpgsql
+-- The bookkeeping every close shares (glicko2_close_period here,
+-- glicko2_close_matches in sql/matches.sql), in the order a close runs it:
+-- glicko2_close_check (arguments, columns, the period as text), then
+-- glicko2_close_lock (locks, exactly once), then the procedure's own check
+-- of its rows and its query of each player's new rating, then
+-- glicko2_close_apply (ratings, idle and new players, history, record).
+
+-- Arguments and columns of a close, each error naming what is wrong: the
+-- ratings key's type, and the period in the type of the source's period column.
+CREATE FUNCTION glicko2_close_check(
+  procedure_name text, ratings regclass, source regclass, source_argument text, period anyelement,
+  tau float8, max_rd float8, history regclass,
+  player_column name, rating_column name, period_column name,
+  OUT key_type regtype, OUT period_type regtype, OUT period_text text)
+  LANGUAGE plpgsql STABLE PARALLEL UNSAFE
   SET search_path = pg_catalog, pg_temp
   SET datestyle = 'ISO, YMD'
   SET intervalstyle = 'postgres'
   SET extra_float_digits = 1
 AS $$
-DECLARE
-  key_type regtype;
-  n_gaps bigint;
-  gap_text text;
-  period_type regtype;
-  game_key_types regtype[];
-  score_type regtype;
-  period_text text;
-  last_period text;
-  last_number bigint;
-  is_later boolean;
-  n_games bigint;
-  n_bad bigint;
-  bad_game text;
-  n_players bigint;
-  n_played bigint;
-  n_new bigint;
-  history_sql text := '';
-  played_sql text;
-  -- (not if the caller may not, or a table of that name is the caller's own)
-  played_in_temp boolean := has_database_privilege(current_database(), 'TEMPORARY')
-                            AND to_regclass('pg_temp.glicko2_close_played') IS NULL;
-  close_sql text;
 BEGIN
-  -- Arguments.
-  IF ratings IS NULL OR games IS NULL OR period IS NULL THEN
-    RAISE EXCEPTION 'ratings, games and period must not be NULL' USING ERRCODE = '22004';
-  END IF;
   IF tau IS NULL OR NOT (tau > 0 AND tau < 'Infinity') THEN
     RAISE EXCEPTION 'tau must be a positive finite number, not %', coalesce(tau::text, 'NULL')
       USING ERRCODE = '22003';
@@ -295,19 +275,19 @@ BEGIN
       USING ERRCODE = '22003';
   END IF;
   IF current_setting('transaction_isolation') <> 'read committed' THEN
-    RAISE EXCEPTION 'glicko2_close_period must run at READ COMMITTED, not %',
+    RAISE EXCEPTION '% must run at READ COMMITTED, not %', procedure_name,
                     upper(current_setting('transaction_isolation'))
       USING ERRCODE = '25000',
-            DETAIL = 'A snapshot taken before the close locks the games table can miss games committed meanwhile.';
+            DETAIL = format('A snapshot taken before the close locks the %1$s table can miss %1$s committed meanwhile.',
+                            source_argument);
   END IF;
   IF (SELECT c.relkind FROM pg_class c WHERE c.oid = ratings) NOT IN ('r', 'p') THEN
     RAISE EXCEPTION 'ratings % is not a table', ratings USING ERRCODE = '42809';
   END IF;
-  IF (SELECT c.relkind FROM pg_class c WHERE c.oid = games) NOT IN ('r', 'p', 'v', 'm', 'f') THEN
-    RAISE EXCEPTION 'games % is not a table or view', games USING ERRCODE = '42809';
+  IF (SELECT c.relkind FROM pg_class c WHERE c.oid = source) NOT IN ('r', 'p', 'v', 'm', 'f') THEN
+    RAISE EXCEPTION '% % is not a table or view', source_argument, source USING ERRCODE = '42809';
   END IF;
 
-  -- Columns and their types, each error naming the column.
   key_type := @extschema@.glicko2_column_type(ratings, player_column, 'player_column');
   IF @extschema@.glicko2_column_type(ratings, rating_column, 'rating_column')
      <> '@extschema@.glicko2_rating'::regtype THEN
@@ -323,23 +303,7 @@ BEGIN
             DETAIL = 'Each player must have exactly one row in the ratings table.',
             HINT = format('ALTER TABLE %s ADD PRIMARY KEY (%I);', ratings, player_column);
   END IF;
-  period_type := @extschema@.glicko2_column_type(games, period_column, 'period_column');
-  game_key_types := ARRAY[@extschema@.glicko2_column_type(games, game_player_column, 'game_player_column'),
-                          @extschema@.glicko2_column_type(games, opponent_column, 'opponent_column')];
-  FOR i IN 1..2 LOOP
-    IF game_key_types[i] <> key_type AND NOT (
-         game_key_types[i] IN ('int2', 'int4', 'int8') AND key_type IN ('int2', 'int4', 'int8')) THEN
-      RAISE EXCEPTION 'column "%" of % is %, but player column "%" of % is %',
-                      (ARRAY[game_player_column, opponent_column])[i], games, game_key_types[i],
-                      player_column, ratings, key_type
-        USING ERRCODE = '42804';
-    END IF;
-  END LOOP;
-  score_type := @extschema@.glicko2_column_type(games, score_column, 'score_column');
-  IF score_type NOT IN ('float8', 'float4', 'numeric', 'int2', 'int4', 'int8') THEN
-    RAISE EXCEPTION 'column "%" of % is %, not a number', score_column, games, score_type
-      USING ERRCODE = '42804';
-  END IF;
+  period_type := @extschema@.glicko2_column_type(source, period_column, 'period_column');
   IF history IS NOT NULL THEN
     IF @extschema@.glicko2_column_type(history, 'rating', 'history') <> '@extschema@.glicko2_rating'::regtype THEN
       RAISE EXCEPTION 'column "rating" of history table % is not a glicko2_rating', history
@@ -347,40 +311,73 @@ BEGIN
     END IF;
     PERFORM @extschema@.glicko2_column_type(history, 'player_id', 'history'),
             @extschema@.glicko2_column_type(history, 'period', 'history');
-    history_sql := format(
-      ', hist AS (INSERT INTO %1$s (player_id, period, rating)'
-      '  SELECT x.player, CAST($4 AS %2$s), x.rating'
-      '  FROM (SELECT player, rating FROM updated UNION ALL SELECT player, rating FROM inserted) x)',
-      history, @extschema@.glicko2_column_type(history, 'period', 'history'));
   END IF;
 
-  -- The period in the type of the games' period column.
   BEGIN
     EXECUTE format('SELECT CAST(CAST($1 AS %s) AS text)', period_type) INTO period_text USING period;
   EXCEPTION WHEN cannot_coerce OR data_exception THEN
     RAISE EXCEPTION 'period % (%) does not convert to %, the type of column "%" of %',
-                    period, pg_typeof(period), period_type, period_column, games
+                    period, pg_typeof(period), period_type, period_column, source
       USING ERRCODE = CASE WHEN SQLSTATE = '42846' THEN '42804' ELSE SQLSTATE END,
             DETAIL = SQLERRM;
   END;
+END
+$$;
+COMMENT ON FUNCTION glicko2_close_check(text, regclass, regclass, text, anyelement, float8, float8, regclass, name, name, name) IS
+  'Helper of glicko2_close_period and glicko2_close_matches: checks a close''s arguments and columns (each error naming the column) and gives the ratings key type, the source''s period type and the period as text of that type';
 
-  -- A second closer waits here until the first commits; writers of games
-  -- wait until this close commits (on a view: its tables).
+-- A column of player keys in a games or matches table: of the ratings key's
+-- type (any integer types mix), or an error naming both columns.
+CREATE FUNCTION glicko2_key_column_check(source regclass, col name, argument text,
+                                         ratings regclass, player_column name, key_type regtype)
+  RETURNS void
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  t regtype := @extschema@.glicko2_column_type(source, col, argument);
+BEGIN
+  IF t <> key_type AND NOT (t IN ('int2', 'int4', 'int8') AND key_type IN ('int2', 'int4', 'int8')) THEN
+    RAISE EXCEPTION 'column "%" of % is %, but player column "%" of % is %',
+                    col, source, t, player_column, ratings, key_type
+      USING ERRCODE = '42804';
+  END IF;
+END
+$$;
+COMMENT ON FUNCTION glicko2_key_column_check(regclass, name, text, regclass, name, regtype) IS
+  'Helper of glicko2_close_period and glicko2_close_matches: refuses a column of player keys whose type is not the ratings key''s (integer types mix), naming both columns';
+
+-- Locks, then exactly once and in order: the number of the last close of
+-- ratings (0 if none), or an error if period is not after it.
+CREATE FUNCTION glicko2_close_lock(ratings regclass, source regclass, period_type regtype, period_text text)
+  RETURNS bigint
+  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+  SET datestyle = 'ISO, YMD'
+  SET intervalstyle = 'postgres'
+  SET extra_float_digits = 1
+AS $$
+DECLARE
+  last_period text;
+  last_number bigint;
+  is_later boolean;
+BEGIN
+  -- A second closer waits here until the first commits; writers of the
+  -- source wait until this close commits (on a view: its tables).
   EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', ratings);
-  EXECUTE format('LOCK TABLE %s IN SHARE MODE', games);
+  EXECUTE format('LOCK TABLE %s IN SHARE MODE', source);
 
-  -- Exactly once, in increasing order (the unique keys of glicko2_closes
-  -- back this up against any snapshot).
+  -- (the unique keys of glicko2_closes back this up against any snapshot)
   SELECT c.period, c.close_number INTO last_period, last_number
   FROM @extschema@.glicko2_closes c
-  WHERE c.ratings = glicko2_close_period.ratings
+  WHERE c.ratings = glicko2_close_lock.ratings
   ORDER BY c.close_number DESC LIMIT 1;
   IF last_period IS NOT NULL THEN
     EXECUTE format('SELECT CAST($1 AS %1$s) > CAST($2 AS %1$s)', period_type)
       INTO is_later USING period_text, last_period;
     IF NOT is_later THEN
       RAISE EXCEPTION '%', CASE WHEN EXISTS (SELECT FROM @extschema@.glicko2_closes c
-                                             WHERE c.ratings = glicko2_close_period.ratings
+                                             WHERE c.ratings = glicko2_close_lock.ratings
                                                AND c.period = period_text)
                                 THEN format('period %s of %s is already closed', period_text, ratings)
                                 ELSE format('period %s of %s is before the last closed period %s',
@@ -390,25 +387,168 @@ BEGIN
                               ratings, last_period);
     END IF;
   END IF;
+  RETURN coalesce(last_number, 0);
+END
+$$;
+COMMENT ON FUNCTION glicko2_close_lock(regclass, regclass, regtype, text) IS
+  'Helper of glicko2_close_period and glicko2_close_matches: locks the ratings table (SHARE ROW EXCLUSIVE) and the source (SHARE), then refuses a period not after the last one closed; returns the last close number (0 if none)';
 
-  -- Games written later to this period or an earlier one are refused only
-  -- by guard triggers: every table the games are read from needs them (the
-  -- locks above keep them as they are until commit), or the caller says
-  -- with unguarded => true that late games may go unrated.
-  SELECT count(*),
-         min(format('%s has no enabled guard for %s', g.relation, array_to_string(g.missing, ', ')))
+-- Games written later to the closed period or an earlier one are refused
+-- only by guard triggers: every table the source is read from needs them
+-- (the locks of glicko2_close_lock keep them as they are until commit), or
+-- the caller says with unguarded => true that late games may go unrated.
+CREATE FUNCTION glicko2_close_guard(ratings regclass, source regclass, period_text text,
+                                    period_column name, unguarded boolean)
+  RETURNS void
+  LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  n_gaps bigint;
+  gap_text text;
+BEGIN
+  SELECT count(*), min(format('%s has no enabled guard for %s', g.relation, array_to_string(g.missing, ', ')))
     INTO n_gaps, gap_text
-  FROM @extschema@.glicko2_guard_gaps(games, ratings) g;
+  FROM @extschema@.glicko2_guard_gaps(source, ratings) g;
   IF n_gaps > 0 AND NOT coalesce(unguarded, false) THEN
     RAISE EXCEPTION 'period % of % not closed: % (read from %)', period_text, ratings,
                     gap_text || CASE WHEN n_gaps > 1 THEN format(', and %s more tables', n_gaps - 1) ELSE '' END,
-                    games
+                    source
       USING ERRCODE = '55000',
-            DETAIL = format('A game written there later for period %s or earlier would never be rated.', period_text),
+            DETAIL = format('A row written there later for period %s or earlier would never be rated.', period_text),
             HINT = format('Attach glicko2_refuse_closed_games: CALL %s.glicko2_guard_games(%L%s); or close with unguarded => true to accept that risk.',
-                          '@extschema@', games,
+                          '@extschema@', source,
                           CASE WHEN period_column = 'period' THEN '' ELSE format(', period_column => %L', period_column) END);
   END IF;
+END
+$$;
+COMMENT ON FUNCTION glicko2_close_guard(regclass, regclass, text, name, boolean) IS
+  'Helper of glicko2_close_period and glicko2_close_matches: refuses a close whose source is not guarded by glicko2_refuse_closed_games on every table it is read from (glicko2_guard_gaps), unless unguarded';
+
+-- Everything a close writes, in one statement after one computation.
+-- played_sql selects (me, rating, is_new): each player with games, the new
+-- rating, and whether the player is missing from ratings; its parameters
+-- are $1 the period (text), $2 tau and $3 the procedure's option (or NULL).
+CREATE FUNCTION glicko2_close_apply(
+  ratings regclass, source regclass, period_text text, close_number bigint,
+  played_sql text, played_option text, n_games bigint,
+  tau float8, max_rd float8, history regclass, player_column name, rating_column name)
+  RETURNS void
+  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+  SET datestyle = 'ISO, YMD'
+  SET intervalstyle = 'postgres'
+  SET extra_float_digits = 1
+AS $$
+DECLARE
+  n_players bigint;
+  n_played bigint;
+  n_new bigint;
+  history_sql text := '';
+  -- (not if the caller may not, or a table of that name is the caller's own)
+  played_in_temp boolean := has_database_privilege(current_database(), 'TEMPORARY')
+                            AND to_regclass('pg_temp.glicko2_close_played') IS NULL;
+  close_sql text;
+BEGIN
+  IF history IS NOT NULL THEN
+    history_sql := format(
+      ', hist AS (INSERT INTO %1$s (player_id, period, rating)'
+      '  SELECT x.player, CAST($1 AS %2$s), x.rating'
+      '  FROM (SELECT player, rating FROM updated UNION ALL SELECT player, rating FROM inserted) x)',
+      history, @extschema@.glicko2_column_type(history, 'period', 'history'));
+  END IF;
+
+  -- Each player's new rating.  Where the caller may create temporary tables
+  -- this is a plain SELECT, which PostgreSQL can run with parallel workers
+  -- (a statement that writes, like the one below, runs serially); the locks
+  -- of glicko2_close_lock keep both tables as they are until commit.
+  IF played_in_temp THEN
+    EXECUTE 'CREATE TEMPORARY TABLE glicko2_close_played AS ' || played_sql
+      USING period_text, tau, played_option;
+    played_sql := 'SELECT * FROM pg_temp.glicko2_close_played';
+  END IF;
+
+  -- One statement: the new ratings written, Step 6 for idle players, new
+  -- players added, history written.
+  close_sql := format($sql$
+    WITH played AS (%4$s
+    ), updated AS (
+      UPDATE %3$s t SET %2$I = coalesce(p.rating, @extschema@.glicko2_idle(t0.%2$I, 1, $4))
+      FROM %3$s t0 LEFT JOIN played p ON p.me = t0.%1$I
+      WHERE t.%1$I = t0.%1$I
+      RETURNING t.%1$I AS player, t.%2$I AS rating, p.me IS NOT NULL AS played
+    ), inserted AS (
+      INSERT INTO %3$s (%1$I, %2$I) SELECT p.me, p.rating FROM played p WHERE p.is_new
+      RETURNING %1$I AS player, %2$I AS rating
+    ) %5$s
+    SELECT (SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted),
+           (SELECT count(*) FROM updated WHERE played) + (SELECT count(*) FROM inserted),
+           (SELECT count(*) FROM inserted)
+    $sql$, player_column, rating_column, ratings, played_sql, history_sql);
+  EXECUTE close_sql INTO n_players, n_played, n_new USING period_text, tau, played_option, max_rd;
+  IF played_in_temp THEN
+    DROP TABLE pg_temp.glicko2_close_played;
+  END IF;
+
+  BEGIN
+    INSERT INTO @extschema@.glicko2_closes
+      (ratings, period, close_number, games_table, closed_at, closed_by,
+       players, played, new_players, games, tau, max_rd, unguarded)
+    VALUES (glicko2_close_apply.ratings, period_text, glicko2_close_apply.close_number + 1,
+            source, clock_timestamp(), current_user,
+            n_players, n_played, n_new, n_games, glicko2_close_apply.tau,
+            glicko2_close_apply.max_rd,
+            -- (the locks keep the guards as glicko2_close_guard found them)
+            EXISTS (SELECT FROM @extschema@.glicko2_guard_gaps(source, glicko2_close_apply.ratings)));
+  EXCEPTION WHEN unique_violation THEN
+    RAISE EXCEPTION 'period % of % not closed: another close of % committed meanwhile', period_text, ratings, ratings
+      USING ERRCODE = '40001',
+            DETAIL = 'A close of this ratings table committed after this one began; nothing was changed.',
+            HINT = 'Retry: the close then sees the committed one.';
+  END;
+END
+$$;
+COMMENT ON FUNCTION glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name) IS
+  'Helper of glicko2_close_period and glicko2_close_matches: runs the procedure''s query of new ratings, then in one statement writes them, gives idle players Step 6 capped at max_rd, adds new players and writes history; records the close in glicko2_closes, with whether the source was unguarded';
+
+CREATE PROCEDURE glicko2_close_period(
+  ratings regclass, games regclass, period anyelement,
+  tau float8 DEFAULT 0.5, max_rd float8 DEFAULT 350, history regclass DEFAULT NULL,
+  player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
+  period_column name DEFAULT 'period', game_player_column name DEFAULT 'player_id',
+  opponent_column name DEFAULT 'opponent_id', score_column name DEFAULT 'score',
+  unguarded boolean DEFAULT false)
+  LANGUAGE plpgsql
+  SET search_path = pg_catalog, pg_temp
+  SET datestyle = 'ISO, YMD'
+  SET intervalstyle = 'postgres'
+  SET extra_float_digits = 1
+AS $$
+DECLARE
+  c record;
+  score_type regtype;
+  last_number bigint;
+  n_games bigint;
+  n_bad bigint;
+  bad_game text;
+BEGIN
+  IF ratings IS NULL OR games IS NULL OR period IS NULL THEN
+    RAISE EXCEPTION 'ratings, games and period must not be NULL' USING ERRCODE = '22004';
+  END IF;
+  c := @extschema@.glicko2_close_check('glicko2_close_period', ratings, games, 'games', period,
+                                       tau, max_rd, history, player_column, rating_column, period_column);
+  PERFORM @extschema@.glicko2_key_column_check(games, game_player_column, 'game_player_column',
+                                               ratings, player_column, c.key_type),
+          @extschema@.glicko2_key_column_check(games, opponent_column, 'opponent_column',
+                                               ratings, player_column, c.key_type);
+  score_type := @extschema@.glicko2_column_type(games, score_column, 'score_column');
+  IF score_type NOT IN ('float8', 'float4', 'numeric', 'int2', 'int4', 'int8') THEN
+    RAISE EXCEPTION 'column "%" of % is %, not a number', score_column, games, score_type
+      USING ERRCODE = '42804';
+  END IF;
+
+  last_number := @extschema@.glicko2_close_lock(ratings, games, c.period_type, c.period_text);
+  PERFORM @extschema@.glicko2_close_guard(ratings, games, c.period_text, period_column, unguarded);
 
   -- Every game of the period checked before anything changes (the message
   -- is formatted for bad games only: FILTER spares format() on every row).
@@ -423,10 +563,10 @@ BEGIN
                       WHEN NOT (CAST(g.%3$I AS float8) BETWEEN 0 AND 1) THEN 'score outside [0, 1]'
                  END AS why
           FROM %4$s g WHERE g.%5$I = CAST($1 AS %6$s)) b
-    $sql$, game_player_column, opponent_column, score_column, games, period_column, period_type)
-    INTO n_games, n_bad, bad_game USING period_text;
+    $sql$, game_player_column, opponent_column, score_column, games, period_column, c.period_type)
+    INTO n_games, n_bad, bad_game USING c.period_text;
   IF n_bad > 0 THEN
-    RAISE EXCEPTION 'bad game in period % of %: %', period_text, games, bad_game
+    RAISE EXCEPTION 'bad game in period % of %: %', c.period_text, games, bad_game
       USING ERRCODE = CASE WHEN bad_game LIKE 'self-play%' THEN '22023'
                            WHEN bad_game LIKE 'score outside%' THEN '22003'
                            ELSE '22004' END,
@@ -435,11 +575,8 @@ BEGIN
   END IF;
 
   -- Each player's new rating from both sides of every game against the
-  -- pre-period ratings.  Where the caller may create temporary tables this
-  -- is a plain SELECT, which PostgreSQL can run with parallel workers
-  -- (a statement that writes, like the one below, runs serially); the locks
-  -- above keep both tables as they are until commit.
-  played_sql := format($sql$
+  -- pre-period ratings.
+  PERFORM @extschema@.glicko2_close_apply(ratings, games, c.period_text, last_number, format($sql$
       SELECT s.me, @extschema@.glicko2_period(r.%9$I, o.%9$I, s.score, $2) AS rating,
              bool_and(r.%8$I IS NULL) AS is_new
       FROM (SELECT CAST(g.%1$I AS %4$s) AS me, CAST(g.%2$I AS %4$s) AS them, CAST(g.%3$I AS float8) AS score
@@ -450,49 +587,9 @@ BEGIN
       LEFT JOIN %10$s r ON r.%8$I = s.me
       LEFT JOIN %10$s o ON o.%8$I = s.them
       GROUP BY s.me
-    $sql$, game_player_column, opponent_column, score_column, key_type, games,
-           period_column, period_type, player_column, rating_column, ratings);
-  IF played_in_temp THEN
-    EXECUTE 'CREATE TEMPORARY TABLE glicko2_close_played AS ' || played_sql USING period_text, tau;
-    played_sql := 'SELECT * FROM pg_temp.glicko2_close_played';
-  END IF;
-
-  -- One statement: the new ratings written, Step 6 for idle players, new
-  -- players added, history written.
-  close_sql := format($sql$
-    WITH played AS (%4$s
-    ), updated AS (
-      UPDATE %3$s t SET %2$I = coalesce(p.rating, @extschema@.glicko2_idle(t0.%2$I, 1, $3))
-      FROM %3$s t0 LEFT JOIN played p ON p.me = t0.%1$I
-      WHERE t.%1$I = t0.%1$I
-      RETURNING t.%1$I AS player, t.%2$I AS rating, p.me IS NOT NULL AS played
-    ), inserted AS (
-      INSERT INTO %3$s (%1$I, %2$I) SELECT p.me, p.rating FROM played p WHERE p.is_new
-      RETURNING %1$I AS player, %2$I AS rating
-    ) %5$s
-    SELECT (SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted),
-           (SELECT count(*) FROM updated WHERE played) + (SELECT count(*) FROM inserted),
-           (SELECT count(*) FROM inserted)
-    $sql$, player_column, rating_column, ratings, played_sql, history_sql);
-  EXECUTE close_sql INTO n_players, n_played, n_new USING period_text, tau, max_rd, period_text;
-  IF played_in_temp THEN
-    DROP TABLE pg_temp.glicko2_close_played;
-  END IF;
-
-  BEGIN
-    INSERT INTO @extschema@.glicko2_closes
-      (ratings, period, close_number, games_table, closed_at, closed_by,
-       players, played, new_players, games, tau, max_rd, unguarded)
-    VALUES (glicko2_close_period.ratings, period_text, coalesce(last_number, 0) + 1,
-            glicko2_close_period.games, clock_timestamp(), current_user,
-            n_players, n_played, n_new, n_games, glicko2_close_period.tau,
-            glicko2_close_period.max_rd, n_gaps > 0);
-  EXCEPTION WHEN unique_violation THEN
-    RAISE EXCEPTION 'period % of % not closed: another close of % committed meanwhile', period_text, ratings, ratings
-      USING ERRCODE = '40001',
-            DETAIL = 'A close of this ratings table committed after this one began; nothing was changed.',
-            HINT = 'Retry: the close then sees the committed one.';
-  END;
+    $sql$, game_player_column, opponent_column, score_column, c.key_type, games,
+           period_column, c.period_type, player_column, rating_column, ratings),
+    NULL, n_games, tau, max_rd, history, player_column, rating_column);
 END
 $$;
 COMMENT ON PROCEDURE glicko2_close_period(regclass, regclass, anyelement, float8, float8, regclass, name, name, name, name, name, name, boolean) IS

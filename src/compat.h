@@ -34,4 +34,11 @@
 	make_range((typcache), (lower), (upper), false)
 #endif
 
+/* Intervals can be infinite since PostgreSQL 17. */
+#if PG_VERSION_NUM >= 170000
+#define glicko_interval_is_finite(i) (!INTERVAL_NOT_FINITE(i))
+#else
+#define glicko_interval_is_finite(i) ((void) (i), true)
+#endif
+
 #endif							/* GLICKO2_COMPAT_H */

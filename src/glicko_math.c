@@ -6,6 +6,7 @@
 #include "glicko_math.h"
 
 #include <float.h>
+#include <stddef.h>
 #include <math.h>
 
 #define PI_SQUARED (M_PI * M_PI)
@@ -360,11 +361,25 @@ check_glicko2_result(const Glicko2Rating *r)
 /*
  * Steps 2-8 for one player, given the sums over the period's games.  With
  * no games, or games that carry no information (v infinite), only Step 6
- * applies.
+ * applies.  A rating period is one period of Step 6's growth.
  */
 GlickoStatus
 glicko2_update(const Glicko2Rating *player, const GlickoSums *sums,
 			   double tau, Glicko2Rating *result, Glicko2Trace *trace)
+{
+	return glicko2_update_elapsed(player, sums, tau, 1.0, result, trace);
+}
+
+/*
+ * Steps 2-8 with Step 6 over `elapsed` periods: phi* = sqrt(phi^2 + t sigma'^2).
+ * t = 1 is glicko2_update (1.0 * x is x exactly, so the bits are the same);
+ * t = 0 rates games live without inflating RD per game (RD grows with time,
+ * applied separately by glicko2_idle).  elapsed >= 0, finite.
+ */
+GlickoStatus
+glicko2_update_elapsed(const Glicko2Rating *player, const GlickoSums *sums,
+					   double tau, double elapsed, Glicko2Rating *result,
+					   Glicko2Trace *trace)
 {
 	double		mu = (player->rating - GLICKO2_CENTRE) / GLICKO2_SCALE;
 	double		phi = player->rd / GLICKO2_SCALE;
@@ -391,7 +406,7 @@ glicko2_update(const Glicko2Rating *player, const GlickoSums *sums,
 	{
 		/* Step 6 alone: rating and volatility stay, phi grows. */
 		sigma_new = sigma;
-		phi_star = sqrt(phi * phi + sigma * sigma);
+		phi_star = sqrt(phi * phi + elapsed * sigma * sigma);
 		phi_new = phi_star;
 		mu_new = mu;
 		if (trace)
@@ -431,7 +446,7 @@ glicko2_update(const Glicko2Rating *player, const GlickoSums *sums,
 			return status;
 
 		/* Steps 6 and 7 */
-		phi_star = sqrt(phi * phi + sigma_new * sigma_new);
+		phi_star = sqrt(phi * phi + elapsed * sigma_new * sigma_new);
 		phi_new = 1.0 / sqrt(1.0 / (phi_star * phi_star) + sums->information);
 		/*
 		 * Games never add uncertainty: phi' <= phi*.  When the information
@@ -456,6 +471,62 @@ glicko2_update(const Glicko2Rating *player, const GlickoSums *sums,
 	result->rd = GLICKO2_SCALE * phi_new;
 	result->volatility = sigma_new;
 	return check_glicko2_result(result);
+}
+
+/*
+ * One game rated at once: the sums of that single game, then Steps 2-8 with
+ * Step 6 over `elapsed` periods.  With elapsed = 1 this is glicko2_update
+ * over a period of that one game, bit for bit (the same sums, the same code).
+ */
+GlickoStatus
+glicko2_single_game(const Glicko2Rating *player, const Glicko2Rating *opponent,
+					double score, double tau, double elapsed,
+					Glicko2Rating *result)
+{
+	GlickoSums	sums = {0};
+
+	glicko2_add_game(&sums, player->rating, opponent->rating, opponent->rd, score);
+	return glicko2_update_elapsed(player, &sums, tau, elapsed, result, NULL);
+}
+
+/*
+ * A rating as of `periods` periods after it was last rated: glicko2_idle,
+ * except that no time at all leaves it exactly as it is (glicko2_idle's
+ * sqrt of a square may move RD by one ulp).
+ */
+GlickoStatus
+glicko2_grown(const Glicko2Rating *player, double periods, double max_rd,
+			  Glicko2Rating *result)
+{
+	if (periods == 0.0)
+	{
+		*result = *player;
+		return GLICKO_OK;
+	}
+	return glicko2_idle(player, periods, max_rd, result);
+}
+
+/*
+ * A game rated live for both players (lichess's scheme): each rating's RD
+ * first grows for the periods it sat idle since it was last rated (capped
+ * at max_rd), then each player is updated from both grown ratings with no
+ * Step 6 growth inside the game (t = 0).
+ */
+GlickoStatus
+glicko2_live_game(const Glicko2Rating *player, double player_idle,
+				  const Glicko2Rating *opponent, double opponent_idle,
+				  double score, double tau, double max_rd,
+				  Glicko2Rating *new_player, Glicko2Rating *new_opponent)
+{
+	Glicko2Rating p,
+				o;
+	GlickoStatus status;
+
+	if ((status = glicko2_grown(player, player_idle, max_rd, &p)) != GLICKO_OK ||
+		(status = glicko2_grown(opponent, opponent_idle, max_rd, &o)) != GLICKO_OK ||
+		(status = glicko2_single_game(&p, &o, score, tau, 0.0, new_player)) != GLICKO_OK)
+		return status;
+	return glicko2_single_game(&o, &p, 1.0 - score, tau, 0.0, new_opponent);
 }
 
 /*

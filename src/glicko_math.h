@@ -150,6 +150,21 @@ extern void glicko2_add_game(GlickoSums *sums, double rating,
 extern GlickoStatus glicko2_update(const Glicko2Rating *player,
 								   const GlickoSums *sums, double tau,
 								   Glicko2Rating *result, Glicko2Trace *trace);
+extern GlickoStatus glicko2_update_elapsed(const Glicko2Rating *player,
+										   const GlickoSums *sums, double tau,
+										   double elapsed, Glicko2Rating *result,
+										   Glicko2Trace *trace);
+extern GlickoStatus glicko2_single_game(const Glicko2Rating *player,
+										const Glicko2Rating *opponent,
+										double score, double tau, double elapsed,
+										Glicko2Rating *result);
+extern GlickoStatus glicko2_grown(const Glicko2Rating *player, double periods,
+								  double max_rd, Glicko2Rating *result);
+extern GlickoStatus glicko2_live_game(const Glicko2Rating *player, double player_idle,
+									  const Glicko2Rating *opponent, double opponent_idle,
+									  double score, double tau, double max_rd,
+									  Glicko2Rating *new_player,
+									  Glicko2Rating *new_opponent);
 extern GlickoStatus glicko2_idle(const Glicko2Rating *player, double periods,
 								 double max_rd, Glicko2Rating *result);
 

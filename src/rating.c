@@ -61,6 +61,19 @@ check_score(double score)
 				errdetail("A score is the player's result: 1 win, 0.5 draw, 0 loss."));
 }
 
+/* Argument n as max_rd, checked; NULL means no cap (INFINITY). */
+double
+arg_max_rd(FunctionCallInfo fcinfo, int n)
+{
+	double		max_rd;
+
+	if (PG_ARGISNULL(n))
+		return INFINITY;
+	max_rd = PG_GETARG_FLOAT8(n);
+	check_positive(max_rd, "max_rd");
+	return max_rd;
+}
+
 static inline void
 check_field(bool ok, const char *what, const char *field, double value)
 {

@@ -33,6 +33,9 @@ extern void check_positive(double x, const char *what);
 extern void check_nonnegative(double x, const char *what);
 extern void check_score(double score);
 
+/* Argument n as max_rd: checked, NULL meaning no cap (INFINITY). */
+extern double arg_max_rd(FunctionCallInfo fcinfo, int n);
+
 /* Turn a GlickoStatus from glicko_math.c into an ERROR (or nothing if OK). */
 extern void report_glicko_status(GlickoStatus status, const char *what);
 

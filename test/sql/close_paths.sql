@@ -7,18 +7,23 @@ CREATE SCHEMA close_paths;
 SET search_path = close_paths, public;
 SET client_min_messages = error;  -- no trigger guards these games: no warning
 
-SELECT setseed(0.25) \gset
+-- The data is pseudo-random but the same on every PostgreSQL version (the
+-- generator behind random() changed in 15): u(i, k) is a uniform number in
+-- [0, 1) from PostgreSQL's integer hash with seed k, which cannot change
+-- between versions (hash partitions and pg_upgrade depend on it).
+CREATE FUNCTION u(i int, k int) RETURNS float8 LANGUAGE sql IMMUTABLE
+RETURN (hashint4extended(i, k) & 2147483647)::float8 / 2147483648;
 CREATE TABLE base (player_id int PRIMARY KEY, rating glicko2_rating NOT NULL);
 INSERT INTO base
-SELECT i, glicko2_rating(1200 + 600 * random(), 40 + 300 * random(), 0.05 + 0.02 * random())
+SELECT i, glicko2_rating(1200 + 600 * u(i, 1), 40 + 300 * u(i, 2), 0.05 + 0.02 * u(i, 3))
 FROM generate_series(1, 400) i;
 -- Players 401-420 are new; some of 1-400 stay idle.
 CREATE TABLE games (period int, player_id int, opponent_id int, score float8);
 CALL glicko2_guard_games('games');
 INSERT INTO games
-SELECT 1, p, CASE WHEN o >= p THEN o + 1 ELSE o END, floor(random() * 3) / 2
-FROM (SELECT 1 + floor(random() * 420)::int AS p, 1 + floor(random() * 419)::int AS o
-      FROM generate_series(1, 600)) x;
+SELECT 1, p, CASE WHEN o >= p THEN o + 1 ELSE o END, floor(u(i, 6) * 3) / 2
+FROM (SELECT i, 1 + floor(u(i, 4) * 420)::int AS p, 1 + floor(u(i, 5) * 419)::int AS o
+      FROM generate_series(1, 600) i) x;
 
 -- What every path must give.
 CREATE TABLE expected AS
