@@ -142,12 +142,25 @@ $$;
 COMMENT ON FUNCTION glicko2_refuse_closed_games() IS
   'BEFORE INSERT OR UPDATE OR DELETE ... FOR EACH ROW trigger for a games table: refuses a game whose period is at or before the last period closed by glicko2_close_period (arguments: the ratings tables it feeds, default those closed from this table; ''period_column=name'')';
 
+-- The computation of a close in one pass (src/close_pass.c, which documents
+-- it): pre-period ratings into a hash table, the period's games streamed once,
+-- every player's new rating returned; bad games refused before any row.
+CREATE FUNCTION glicko2_close_ratings(
+  ratings_query text, games_query text, tau float8, max_rd float8,
+  what text DEFAULT NULL, VARIADIC params text[] DEFAULT '{}')
+  RETURNS SETOF record
+  AS 'MODULE_PATHNAME', 'glicko2_close_ratings'
+  LANGUAGE C VOLATILE PARALLEL UNSAFE ROWS 100000;
+COMMENT ON FUNCTION glicko2_close_ratings(text, text, float8, float8, text, text[]) IS
+  'The computation of a period close in one pass, for glicko2_close_period and other closes: ratings_query yields (player, rating glicko2_rating), games_query (player, opponent, score) games or (player, opponent_rating glicko2_rating, score) sides, both given params as text $1, $2, ...; returns AS (player <key type>, rating glicko2_rating, games bigint, is_new boolean): every player''s new rating (the paper''s update, Step 6 capped at max_rd without games), bit for bit glicko2_period''s and glicko2_idle''s; a bad game is an ERROR naming what and the first bad game';
+
 -- The bookkeeping every close shares (glicko2_close_period here,
 -- glicko2_close_matches in sql/matches.sql), in the order a close runs it:
 -- glicko2_close_check (arguments, columns, the period as text), then
--- glicko2_close_lock (locks, exactly once), then the procedure's own check
--- of its rows and its query of the period's one-on-one game sides, then
--- glicko2_close_apply (new ratings, idle and new players, history, record).
+-- glicko2_close_lock (locks, exactly once), then the procedure's own checks
+-- of its rows, then glicko2_close_apply (every player's new rating from the
+-- procedure's query of games, in one pass in C; ratings, idle and new
+-- players, history, record).
 
 -- Arguments and columns of a close, each error naming what is wrong: the
 -- ratings key's type, and the period in the type of the source's period column.
@@ -290,14 +303,15 @@ $$;
 COMMENT ON FUNCTION glicko2_close_lock(regclass, regclass, regtype, text) IS
   'Helper of glicko2_close_period and glicko2_close_matches: locks the ratings table (SHARE ROW EXCLUSIVE) and the source (SHARE), then refuses a period not after the last one closed; returns the last close number (0 if none)';
 
--- Everything a close computes and writes, in one statement after one
--- computation.  sides_sql selects the period's game sides (me, rating,
--- opponent_rating, score): a player's key and pre-period rating, the
--- opponent's pre-period rating, the player's score (NULL ratings unrated);
--- its parameters are $1 the period (text), $2 tau and $3 sides_option.
+-- Everything a close computes and writes, in one statement.  games_sql
+-- selects the period's games for glicko2_close_ratings: (player, opponent,
+-- score) games, both players rated, or (player, opponent_rating, score)
+-- sides, only the player rated; its parameters are $1 the period and $2 the
+-- procedure's option (text, or NULL).  n_games NULL: the number of games is
+-- counted from the games (half the game sides).
 CREATE FUNCTION glicko2_close_apply(
   ratings regclass, source regclass, period_text text, close_number bigint,
-  sides_sql text, sides_option text, n_games bigint,
+  games_sql text, games_option text, n_games bigint,
   tau float8, max_rd float8, history regclass, player_column name, rating_column name)
   RETURNS void
   LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -310,59 +324,46 @@ DECLARE
   n_players bigint;
   n_played bigint;
   n_new bigint;
+  n_sides bigint;
   history_sql text := '';
-  played_sql text;
-  -- (not if the caller may not, or a table of that name is the caller's own)
-  played_in_temp boolean := has_database_privilege(current_database(), 'TEMPORARY')
-                            AND to_regclass('pg_temp.glicko2_close_played') IS NULL;
   close_sql text;
 BEGIN
   IF history IS NOT NULL THEN
     history_sql := format(
       ', hist AS (INSERT INTO %1$s (player_id, period, rating)'
-      '  SELECT x.player, CAST($1 AS %2$s), x.rating'
+      '  SELECT x.player, CAST($4 AS %2$s), x.rating'
       '  FROM (SELECT player, rating FROM updated UNION ALL SELECT player, rating FROM inserted) x)',
       history, @extschema@.glicko2_column_type(history, 'period', 'history'));
   END IF;
 
-  -- Each player's new rating from the sides, and whether the player is new.
-  -- Where the caller may create temporary tables this is a plain SELECT,
-  -- which PostgreSQL can run with parallel workers (a statement that writes,
-  -- like the one below, runs serially); the locks of glicko2_close_lock keep
-  -- the tables as they are until commit.
-  played_sql := format($sql$
-      SELECT p.me, p.rating, r.%1$I IS NULL AS is_new
-      FROM (SELECT s.me, @extschema@.glicko2_period(s.rating, s.opponent_rating, s.score, $2) AS rating
-            FROM (%2$s) s GROUP BY s.me) p
-      LEFT JOIN %3$s r ON r.%1$I = p.me
-    $sql$, player_column, sides_sql, ratings);
-  IF played_in_temp THEN
-    EXECUTE 'CREATE TEMPORARY TABLE glicko2_close_played AS ' || played_sql
-      USING period_text, tau, sides_option;
-    played_sql := 'SELECT * FROM pg_temp.glicko2_close_played';
-  END IF;
-
-  -- One statement: the new ratings written, Step 6 for idle players, new
-  -- players added, history written.
+  -- One statement: every player's new rating computed in one pass in C
+  -- (glicko2_close_ratings: the pre-period ratings read once, the period's
+  -- games once, every bad game refused before any rating is returned), then
+  -- written: the ratings updated by key, new players added, history written.
+  -- The locks of glicko2_close_lock keep both tables as they are until commit.
   close_sql := format($sql$
-    WITH played AS (%4$s
+    WITH computed AS (
+      SELECT c.* FROM @extschema@.glicko2_close_ratings($1, $2, $3, $5, $6, $4, $7)
+        AS c(player %4$s, rating @extschema@.glicko2_rating, games bigint, is_new boolean)
     ), updated AS (
-      UPDATE %3$s t SET %2$I = coalesce(p.rating, @extschema@.glicko2_idle(t0.%2$I, 1, $4))
-      FROM %3$s t0 LEFT JOIN played p ON p.me = t0.%1$I
-      WHERE t.%1$I = t0.%1$I
-      RETURNING t.%1$I AS player, t.%2$I AS rating, p.me IS NOT NULL AS played
+      UPDATE %3$s t SET %2$I = c.rating
+      FROM computed c
+      WHERE t.%1$I = c.player AND NOT c.is_new
+      RETURNING t.%1$I AS player, t.%2$I AS rating, c.games > 0 AS played
     ), inserted AS (
-      INSERT INTO %3$s (%1$I, %2$I) SELECT p.me, p.rating FROM played p WHERE p.is_new
+      INSERT INTO %3$s (%1$I, %2$I) SELECT c.player, c.rating FROM computed c WHERE c.is_new
       RETURNING %1$I AS player, %2$I AS rating
     ) %5$s
     SELECT (SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted),
            (SELECT count(*) FROM updated WHERE played) + (SELECT count(*) FROM inserted),
-           (SELECT count(*) FROM inserted)
-    $sql$, player_column, rating_column, ratings, played_sql, history_sql);
-  EXECUTE close_sql INTO n_players, n_played, n_new USING period_text, tau, sides_option, max_rd;
-  IF played_in_temp THEN
-    DROP TABLE pg_temp.glicko2_close_played;
-  END IF;
+           (SELECT count(*) FROM inserted),
+           (SELECT coalesce(sum(c.games), 0) FROM computed c)
+    $sql$, player_column, rating_column, ratings,
+           @extschema@.glicko2_column_type(ratings, player_column, 'player_column'), history_sql);
+  EXECUTE close_sql INTO n_players, n_played, n_new, n_sides
+    USING format('SELECT r.%1$I, r.%2$I FROM %3$s r', player_column, rating_column, ratings),
+          games_sql, tau, period_text, max_rd, format('period %s of %s', period_text, source),
+          games_option;
 
   BEGIN
     INSERT INTO @extschema@.glicko2_closes
@@ -370,7 +371,7 @@ BEGIN
        players, played, new_players, games, tau, max_rd)
     VALUES (glicko2_close_apply.ratings, period_text, glicko2_close_apply.close_number + 1,
             source, clock_timestamp(), current_user,
-            n_players, n_played, n_new, n_games, glicko2_close_apply.tau,
+            n_players, n_played, n_new, coalesce(n_games, n_sides / 2), glicko2_close_apply.tau,
             glicko2_close_apply.max_rd);
   EXCEPTION WHEN unique_violation THEN
     RAISE EXCEPTION 'period % of % not closed: another close of % committed meanwhile', period_text, ratings, ratings
@@ -396,7 +397,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name) IS
-  'Helper of glicko2_close_period and glicko2_close_matches: rates the period''s game sides the procedure selects (glicko2_period grouped by player), then in one statement writes the new ratings, gives idle players Step 6 capped at max_rd, adds new players and writes history; records the close in glicko2_closes and warns if no guard trigger protects the source';
+  'Helper of glicko2_close_period and glicko2_close_matches: in one statement, computes every player''s new rating from the procedure''s query of games with glicko2_close_ratings (Step 6 capped at max_rd for idle players) and writes them, adds new players and writes history; records the close in glicko2_closes and warns if no guard trigger protects the source';
 
 CREATE PROCEDURE glicko2_close_period(
   ratings regclass, games regclass, period anyelement,
@@ -414,9 +415,6 @@ DECLARE
   c record;
   score_type regtype;
   last_number bigint;
-  n_games bigint;
-  n_bad bigint;
-  bad_game text;
 BEGIN
   IF ratings IS NULL OR games IS NULL OR period IS NULL THEN
     RAISE EXCEPTION 'ratings, games and period must not be NULL' USING ERRCODE = '22004';
@@ -435,43 +433,12 @@ BEGIN
 
   last_number := @extschema@.glicko2_close_lock(ratings, games, c.period_type, c.period_text);
 
-  -- Every game of the period checked before anything changes (the message
-  -- is formatted for bad games only: FILTER spares format() on every row).
-  EXECUTE format($sql$
-    SELECT count(*), count(b.why), min(b.why || format(': player %%s, opponent %%s, score %%s',
-                                                      coalesce(b.p::text, 'NULL'), coalesce(b.o::text, 'NULL'),
-                                                      coalesce(b.s::text, 'NULL'))) FILTER (WHERE b.why IS NOT NULL)
-    FROM (SELECT g.%1$I AS p, g.%2$I AS o, g.%3$I AS s,
-                 CASE WHEN g.%1$I IS NULL OR g.%2$I IS NULL THEN 'NULL player'
-                      WHEN g.%1$I = g.%2$I THEN 'self-play'
-                      WHEN g.%3$I IS NULL THEN 'NULL score'
-                      WHEN NOT (CAST(g.%3$I AS float8) BETWEEN 0 AND 1) THEN 'score outside [0, 1]'
-                 END AS why
-          FROM %4$s g WHERE g.%5$I = CAST($1 AS %6$s)) b
-    $sql$, game_player_column, opponent_column, score_column, games, period_column, c.period_type)
-    INTO n_games, n_bad, bad_game USING c.period_text;
-  IF n_bad > 0 THEN
-    RAISE EXCEPTION 'bad game in period % of %: %', c.period_text, games, bad_game
-      USING ERRCODE = CASE WHEN bad_game LIKE 'self-play%' THEN '22023'
-                           WHEN bad_game LIKE 'score outside%' THEN '22003'
-                           ELSE '22004' END,
-            DETAIL = format('%s of the period''s %s games are refused (self-play, a NULL player, a NULL score or a score outside [0, 1]); nothing was changed.',
-                            n_bad, n_games);
-  END IF;
-
-  -- Both sides of every game, with the pre-period ratings.
-  PERFORM @extschema@.glicko2_close_apply(ratings, games, c.period_text, last_number, format($sql$
-      SELECT s.me, r.%9$I AS rating, o.%9$I AS opponent_rating, s.score
-      FROM (SELECT CAST(g.%1$I AS %4$s) AS me, CAST(g.%2$I AS %4$s) AS them, CAST(g.%3$I AS float8) AS score
-            FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)
-            UNION ALL
-            SELECT CAST(g.%2$I AS %4$s), CAST(g.%1$I AS %4$s), 1 - CAST(g.%3$I AS float8)
-            FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)) s
-      LEFT JOIN %10$s r ON r.%8$I = s.me
-      LEFT JOIN %10$s o ON o.%8$I = s.them
-    $sql$, game_player_column, opponent_column, score_column, c.key_type, games,
-           period_column, c.period_type, player_column, rating_column, ratings),
-    NULL, n_games, tau, max_rd, history, player_column, rating_column);
+  -- Every game is checked by glicko2_close_ratings in its one pass, before
+  -- anything changes (the first bad game named).
+  PERFORM @extschema@.glicko2_close_apply(ratings, games, c.period_text, last_number, format(
+      'SELECT CAST(g.%1$I AS %4$s), CAST(g.%2$I AS %4$s), g.%3$I FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)',
+      game_player_column, opponent_column, score_column, c.key_type, games, period_column, c.period_type),
+    NULL, NULL, tau, max_rd, history, player_column, rating_column);
 END
 $$;
 COMMENT ON PROCEDURE glicko2_close_period(regclass, regclass, anyelement, float8, float8, regclass, name, name, name, name, name, name) IS

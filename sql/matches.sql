@@ -126,9 +126,10 @@ BEGIN
     IF n_null > 0 THEN  -- (named by the handler below, like the reduction's errors)
       RAISE EXCEPTION 'bad row' USING ERRCODE = '22004';
     END IF;
-    -- Each match's game sides, from its players' pre-period ratings.
+    -- Each match's game sides, each rating only its player (glicko2_close_ratings'
+    -- (player, opponent_rating, score) form).
     PERFORM @extschema@.glicko2_close_apply(ratings, matches, c.period_text, last_number, format($sql$
-        SELECT s.player AS me, s.rating, s.opponent_rating, s.score
+        SELECT s.player, s.opponent_rating, s.score
         FROM (SELECT array_agg(m.p) AS ps, array_agg(m.t) AS ts, array_agg(m.pl) AS pls,
                      array_agg(r.%6$I) AS rs
               FROM (SELECT g.%1$I AS mt, CAST(g.%2$I AS %10$s) AS p, g.%3$I AS t,
@@ -136,7 +137,7 @@ BEGIN
                     FROM %7$s g WHERE g.%8$I = CAST($1 AS %9$s)) m
               LEFT JOIN %11$s r ON r.%5$I = m.p
               GROUP BY m.mt) x
-        CROSS JOIN LATERAL @extschema@.glicko2_match_sides(x.ps, x.ts, x.pls, x.rs, $3) s
+        CROSS JOIN LATERAL @extschema@.glicko2_match_sides(x.ps, x.ts, x.pls, x.rs, $2) s
       $sql$, match_column, match_player_column, team_column, place_column, player_column, rating_column,
              matches, period_column, c.period_type, c.key_type, ratings),
       method, n_rows, tau, max_rd, history, player_column, rating_column);

@@ -302,6 +302,45 @@ glicko2_period_transfn(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, tau, &game, scored));
 }
 
+/*
+ * Transition for glicko2_period(player, opponent, score, tau, advantage):
+ * the game's terms with the player's rating counting `advantage` points
+ * more in E.  A function of its own, so the rows of the aggregates without
+ * an advantage pay nothing for it.
+ */
+PG_FUNCTION_INFO_V1(glicko2_period_advantage_transfn);
+Datum
+glicko2_period_advantage_transfn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko2_period_advantage_transfn");
+	Glicko2Rating player;
+	Glicko2Rating opponent;
+	double		tau = arg_tau(fcinfo, 4);
+	double		advantage;
+	GlickoGame	game = {0};
+	bool		scored = !PG_ARGISNULL(3);
+
+	if (PG_ARGISNULL(5))
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("advantage must not be NULL"),
+				errhint("A game without an advantage (neutral ground) has advantage 0."));
+	advantage = PG_GETARG_FLOAT8(5);
+	check_finite(advantage, "advantage");
+	arg_glicko2_or_unrated(fcinfo, 1, &player, "player");
+	if (scored)
+	{
+		double		score = PG_GETARG_FLOAT8(3);
+
+		check_score(score);
+		arg_glicko2_or_unrated(fcinfo, 2, &opponent, "opponent");
+		game = glicko2_game_advantage(player.rating, advantage, opponent.rating,
+									  opponent.rd, score);
+	}
+
+	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, tau, &game, scored));
+}
+
 /* Transition for glicko1_period(player, opponent, score). */
 PG_FUNCTION_INFO_V1(glicko1_period_transfn);
 Datum
