@@ -287,7 +287,8 @@ CREATE PROCEDURE glicko2_replay(
   through text DEFAULT NULL,
   player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
   period_column name DEFAULT 'period', game_player_column name DEFAULT 'player_id',
-  opponent_column name DEFAULT 'opponent_id', score_column name DEFAULT 'score')
+  opponent_column name DEFAULT 'opponent_id', score_column name DEFAULT 'score',
+  unguarded boolean DEFAULT false)
   LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
   SET datestyle = 'ISO, YMD'
@@ -317,14 +318,14 @@ BEGIN
       period_column, games, period_type) USING through
   LOOP
     EXECUTE format('CALL @extschema@.glicko2_close_period($1, $2, CAST($3 AS %s), $4, $5, $6,
-                      $7, $8, $9, $10, $11, $12)', period_type)
+                      $7, $8, $9, $10, $11, $12, $13)', period_type)
       USING ratings, games, p, tau, max_rd, history, player_column, rating_column,
-            period_column, game_player_column, opponent_column, score_column;
+            period_column, game_player_column, opponent_column, score_column, unguarded;
   END LOOP;
 END
 $$;
-COMMENT ON PROCEDURE glicko2_replay(regclass, regclass, float8, float8, regclass, text, name, name, name, name, name, name) IS
-  'Rebuilds a ratings table from its games: empties it (and the history table, and its records in glicko2_closes), then closes every period of the games in order (up to through, if given) with glicko2_close_period; one transaction';
+COMMENT ON PROCEDURE glicko2_replay(regclass, regclass, float8, float8, regclass, text, name, name, name, name, name, name, boolean) IS
+  'Rebuilds a ratings table from its games: empties it (and the history table, and its records in glicko2_closes), then closes every period of the games in order (up to through, if given) with glicko2_close_period (unguarded passed on); one transaction';
 
 -- After games of closed periods were changed or annulled: rolls the ratings
 -- back to the end of the period before, from the history table, and closes
@@ -350,6 +351,7 @@ DECLARE
   periods text[];
   taus float8[];
   max_rds float8[];
+  unguardeds boolean[];
   kept bigint;
 BEGIN
   IF ratings IS NULL OR games IS NULL OR period IS NULL THEN
@@ -402,19 +404,20 @@ BEGIN
   EXECUTE format('DELETE FROM %s h WHERE h.period >= CAST($1 AS %s)', history, history_type)
     USING period_text;
 
-  -- Close again, in the order closed, each with its own tau and max_rd.
+  -- Close again, in the order closed, each with its own tau, max_rd and unguarded.
   SELECT array_agg(c.period ORDER BY c.close_number), array_agg(c.tau ORDER BY c.close_number),
-         array_agg(c.max_rd ORDER BY c.close_number)
-    INTO periods, taus, max_rds
+         array_agg(c.max_rd ORDER BY c.close_number), array_agg(c.unguarded ORDER BY c.close_number)
+    INTO periods, taus, max_rds, unguardeds
   FROM @extschema@.glicko2_closes c
   WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= first_number;
   DELETE FROM @extschema@.glicko2_closes c
   WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= first_number;
   FOR i IN 1 .. cardinality(periods) LOOP
     EXECUTE format('CALL @extschema@.glicko2_close_period($1, $2, CAST($3 AS %s), $4, $5, $6,
-                      $7, $8, $9, $10, $11, $12)', period_type)
+                      $7, $8, $9, $10, $11, $12, $13)', period_type)
       USING ratings, games, periods[i], taus[i], max_rds[i], history, player_column,
-            rating_column, period_column, game_player_column, opponent_column, score_column;
+            rating_column, period_column, game_player_column, opponent_column, score_column,
+            unguardeds[i];
   END LOOP;
 END
 $$;
