@@ -9,7 +9,8 @@
 # installs glicko2 on the coordinator (Citus propagates it to the workers),
 # runs each test/citus/*.sql with psql on the coordinator and compares its
 # output with test/citus/expected/NAME.out, prints "ok NAME" or "FAILED NAME"
-# per file and "citus: N/M" last, and stops and removes everything.
+# per file and "citus: N/M" last, and stops and removes everything.  A file
+# without expected output (bench/citus_close.sql) is run and its output shown.
 # Set CITUS_KEEP=DIR to keep the data directories and logs in DIR.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,8 @@ bindir=$("$PG_CONFIG" --bindir)
 port=${CITUS_PORT:-57636}
 dir=${CITUS_KEEP:-$(mktemp -d /tmp/glicko2-citus.XXXXXX)}
 mkdir -p "$dir"; chmod 755 "$dir"
+rm -rf "$dir"/node* "$dir"/results
+[ "$(id -u)" -eq 0 ] && chown postgres "$dir"
 as_server() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
 # Citus: built once per server, from a copy of the source (or of HEAD).
@@ -79,6 +82,12 @@ tests=("$@"); [ ${#tests[@]} -gt 0 ] || tests=(test/citus/*.sql)
 ok=0; total=0
 for t in "${tests[@]}"; do
   name=$(basename "$t" .sql); total=$((total + 1))
+  if [ ! -f "test/citus/expected/$name.out" ]; then
+    # Not a test (e.g. bench/citus_close.sql): run it, print what it says.
+    echo "== $t"
+    if psql -X -q -p "$port" -v ON_ERROR_STOP=1 -f "$t"; then ok=$((ok + 1)); else echo "FAILED  $name"; fi
+    continue
+  fi
   # -a echoes the file, as pg_regress does; errors are part of the expected output.
   psql -X -a -q -p "$port" -v VERBOSITY=terse -f "$t" >"$dir/results/$name.out" 2>&1
   if diff -u "test/citus/expected/$name.out" "$dir/results/$name.out" >"$dir/results/$name.diff"; then

@@ -3,6 +3,8 @@
 -- the coordinator; the same ratings bit for bit, exactly once, all or
 -- nothing across nodes, and never a silent unguarded close.
 SET citus.shard_count = 4;
+CREATE SCHEMA citus_close;
+SET search_path = citus_close, public;
 SET citus.next_shard_id = 191000;
 CREATE FUNCTION u(i int, k int) RETURNS float8 LANGUAGE sql IMMUTABLE
 RETURN (hashint4extended(i, k) & 2147483647)::float8 / 2147483648;
@@ -32,9 +34,10 @@ CALL glicko2_guard_games('games');
 -- shards, where it guards nothing: the close still refuses.
 SET citus.enable_unsafe_triggers = on;
 CALL glicko2_guard_games('games');
+SELECT tgname FROM pg_trigger WHERE tgrelid = 'games'::regclass AND tgname LIKE 'refuse%' ORDER BY 1;
 CALL glicko2_close_period('ratings', 'games', 1);
 DROP TRIGGER refuse_closed_games ON games;
-DROP TRIGGER refuse_closed_games_truncate ON games;
+DROP TRIGGER refuse_closed_truncate ON games;
 RESET citus.enable_unsafe_triggers;
 
 -- Accepting the risk: the close runs, recorded as unguarded.
@@ -47,12 +50,12 @@ FROM glicko2_closes ORDER BY close_number;
 -- Exactly once.
 CALL glicko2_close_period('ratings', 'games', 1, unguarded => true);
 
--- All or nothing across nodes: a constraint pins one player's rating, so
--- the close's update fails on that player's shard only; nothing changes on
--- any node, and the close is not recorded.
+-- All or nothing across nodes: a constraint keeps one player's RD from
+-- falling, so the close's update fails on that player's shard only; nothing
+-- changes on any node, and the close is not recorded.
 CREATE TABLE before AS SELECT * FROM ratings;
-SELECT format('ALTER TABLE ratings ADD CONSTRAINT pinned CHECK (player_id <> %s OR (rating).rating = %s)',
-              player_id, (rating).rating)
+SELECT format('ALTER TABLE ratings ADD CONSTRAINT pinned CHECK (player_id <> %s OR (rating).rd >= %s)',
+              player_id, floor((rating).rd))
 FROM ratings WHERE player_id = 1234 \gexec
 SELECT count(*) AS games_of_1234 FROM games WHERE period = 2 AND 1234 IN (player_id, opponent_id);
 CALL glicko2_close_period('ratings', 'games', 2, unguarded => true);
