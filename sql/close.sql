@@ -82,74 +82,10 @@ COMMENT ON FUNCTION glicko2_column_type(regclass, name, text) IS
 -- partition of (at any level), or from a view reading any of these.
 CREATE FUNCTION glicko2_guard_scope(guard oid, OUT named regclass[], OUT games regclass[],
                                     OUT period_column name)
-  LANGUAGE plpgsql STABLE PARALLEL SAFE
-  SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-  t record;
-  raw bytea;
-  pos int;
-  arg text;
-  parts text[];
-BEGIN
-  SELECT tg.tgrelid::regclass AS rel, tg.tgname, tg.tgargs, tg.tgnargs, n.nspname INTO t
-  FROM pg_trigger tg JOIN pg_class c ON c.oid = tg.tgrelid
-  JOIN pg_namespace n ON n.oid = c.relnamespace
-  WHERE tg.oid = guard;
-  IF NOT FOUND THEN
-    RAISE EXCEPTION 'trigger with OID % does not exist', guard USING ERRCODE = '42704';
-  END IF;
-  named := '{}';
-  period_column := 'period';
-  raw := t.tgargs;
-  FOR i IN 1 .. t.tgnargs LOOP
-    pos := position(decode('00', 'hex') IN raw);
-    arg := convert_from(substring(raw FROM 1 FOR pos - 1), getdatabaseencoding());
-    raw := substring(raw FROM pos + 1);
-    IF arg LIKE 'period_column=%' THEN
-      period_column := substr(arg, length('period_column=') + 1);
-      CONTINUE;
-    END IF;
-    parts := parse_ident(arg);
-    IF cardinality(parts) = 1 THEN
-      parts := ARRAY[t.nspname::text] || parts;
-    END IF;
-    named := named || to_regclass(format('%I.%I', parts[1], parts[2]));
-    IF named[cardinality(named)] IS NULL THEN
-      RAISE EXCEPTION 'ratings table % named by trigger % on % does not exist', arg, t.tgname, t.rel
-        USING ERRCODE = '42P01';
-    END IF;
-  END LOOP;
-  IF cardinality(named) = 0 THEN
-    WITH RECURSIVE readers(r) AS (
-      SELECT x.r FROM (SELECT t.rel UNION SELECT a.relid FROM pg_partition_ancestors(t.rel) a) x(r)
-      UNION
-      SELECT w.ev_class::regclass
-      FROM readers JOIN pg_depend d ON d.refclassid = 'pg_class'::regclass AND d.refobjid = readers.r
-                                   AND d.classid = 'pg_rewrite'::regclass
-      JOIN pg_rewrite w ON w.oid = d.objid AND w.ev_class <> readers.r
-    )
-    SELECT array_agg(readers.r) INTO games FROM readers;
-  END IF;
-END
-$$;
+  AS 'MODULE_PATHNAME', 'glicko2_guard_scope'
+  LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION glicko2_guard_scope(oid) IS
   'What the guard trigger with this OID covers: the ratings tables its arguments name, or else the tables and views whose closes it guards (its table, the partitioned tables above it, views reading them); and its period column';
-
--- The last period closed of each ratings table a guard trigger covers.
-CREATE FUNCTION glicko2_guard_closes(guard oid)
-  RETURNS TABLE (ratings text, period text, period_column name)
-  LANGUAGE sql STABLE PARALLEL SAFE
-  SET search_path = pg_catalog, pg_temp
-AS $$
-  SELECT DISTINCT ON (c.ratings) c.ratings::text, c.period, s.period_column
-  FROM @extschema@.glicko2_guard_scope(guard) s, @extschema@.glicko2_closes c
-  WHERE CASE WHEN cardinality(s.named) = 0 THEN c.games_table = ANY (s.games)
-             ELSE c.ratings = ANY (s.named) END
-  ORDER BY c.ratings, c.close_number DESC
-$$;
-COMMENT ON FUNCTION glicko2_guard_closes(oid) IS
-  'The last period closed of each ratings table that the guard trigger with this OID covers, with the period column it reads';
 
 CREATE FUNCTION glicko2_refuse_closed_games()
   RETURNS trigger
