@@ -361,9 +361,9 @@ closes_plan(Oid fn_oid)
 /*
  * Reads what the trigger guards: the last period closed of each ratings
  * table it covers, keeping the latest (in the period column's type).  The
- * query sees every close committed before now (a fresh snapshot: a writer
- * that waited for a close's lock sees that close), and being read-only it
- * leaves the command counter alone.
+ * query sees every close committed before now (a writer that waited for a
+ * close's lock sees that close, whatever its isolation level), and being
+ * read-only it leaves the command counter alone.
  */
 static void
 read_closes(GuardState *s, TriggerData *td, Oid fn_oid)
@@ -394,7 +394,8 @@ read_closes(GuardState *s, TriggerData *td, Oid fn_oid)
 	values[1] = regclass_array(games);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	PushActiveSnapshot(GetTransactionSnapshot());
+	/* (the latest snapshot, also under REPEATABLE READ: a close committed after the writer's snapshot still counts) */
+	PushActiveSnapshot(GetLatestSnapshot());
 	ret = SPI_execute_plan(closes_plan(fn_oid), values, NULL, true, 0);
 	PopActiveSnapshot();
 	if (ret != SPI_OK_SELECT)

@@ -146,6 +146,32 @@ ALTER TABLE list_1 DISABLE TRIGGER refuse_closed_games;
 SELECT * FROM glicko2_guard_gaps('list_games', 'r_list');
 ALTER TABLE list_1 ENABLE TRIGGER refuse_closed_games;
 
+-- The correction flow of glicko2_recompute on a partitioned table: the
+-- guard lifted in the correcting transaction (DISABLE TRIGGER on the
+-- partitioned table reaches its partitions), a closed game annulled, and the
+-- recompute refused until the guard is back.  The result is a replay of the
+-- corrected games.
+CREATE TABLE r_fix (LIKE base INCLUDING ALL);
+INSERT INTO r_fix SELECT * FROM base;
+CREATE TABLE hist_fix (player_id int, period int, rating glicko2_rating);
+CALL glicko2_close_period('r_fix', 'range_games', 1, history => 'hist_fix');
+CALL glicko2_close_period('r_fix', 'range_games', 2, history => 'hist_fix');
+BEGIN;
+ALTER TABLE range_games DISABLE TRIGGER refuse_closed_games;
+SELECT t.tgrelid::regclass AS "table", t.tgenabled FROM pg_trigger t
+WHERE t.tgname = 'refuse_closed_games' AND t.tgrelid::regclass::text LIKE 'range%' ORDER BY 1;
+DELETE FROM range_games WHERE period = 1 AND 7 IN (player_id, opponent_id);
+SELECT try($$CALL glicko2_recompute('r_fix', 'range_games', 1, 'hist_fix')$$);
+ALTER TABLE range_games ENABLE TRIGGER refuse_closed_games;
+CALL glicko2_recompute('r_fix', 'range_games', 1, 'hist_fix');
+COMMIT;
+CREATE TABLE r_check (LIKE base INCLUDING ALL);
+CALL glicko2_replay('r_check', 'range_games', through => '2');
+SELECT count(*) AS players, count(*) FILTER (WHERE f.rating IS NOT DISTINCT FROM c.rating) AS same_bits_as_replay,
+       count(*) FILTER (WHERE f.rating IS DISTINCT FROM p.rating) AS changed_by_correction
+FROM r_fix f JOIN r_check c USING (player_id) JOIN r_plain p USING (player_id);
+SELECT period, close_number, unguarded FROM glicko2_closes WHERE ratings = 'r_fix'::regclass ORDER BY close_number;
+
 -- A view over a partitioned table (and over a plain one): the guards on the
 -- partitions, without arguments, cover closes read through the view.
 CREATE TABLE view_games (LIKE plain_games) PARTITION BY RANGE (period);
