@@ -115,7 +115,7 @@ check_teams(int n, int teams, const char *players)
 }
 
 static void
-report_balance(MmStatus status, int bad_party)
+report_balance(MmStatus status, int bad_party, int n, int teams)
 {
 	switch (status)
 	{
@@ -127,7 +127,9 @@ report_balance(MmStatus status, int bad_party)
 		case MM_PARTY_TOO_LARGE:
 			ereport(ERROR,
 					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					errmsg("party %d is larger than a team", bad_party));
+					errmsg("party %d is larger than a team", bad_party),
+					errdetail("%d players in %d teams make teams of at most %d.",
+							  n, teams, (n + teams - 1) / teams));
 			break;
 		case MM_PARTIES_DO_NOT_FIT:
 			ereport(ERROR,
@@ -193,27 +195,12 @@ glicko2_balance_sql(PG_FUNCTION_ARGS)
 
 	team = palloc(sizeof(int) * n);
 	status = mm_balance(players, party, n, teams, team, &exact, &bad_party, &server_env);
-	report_balance(status, party_value ? party_value[bad_party] : 0);
+	report_balance(status, party_value ? party_value[bad_party] : 0, n, teams);
 
 	out = palloc(sizeof(Datum) * n);
 	for (int i = 0; i < n; i++)
 		out[i] = Int32GetDatum(team[i]);
 	PG_RETURN_ARRAYTYPE_P(construct_array(out, n, INT4OID, sizeof(int32), true, TYPALIGN_INT));
-}
-
-/* The queue row being read, named in errors. */
-typedef struct QueueRow
-{
-	Datum	   *ids;
-	int			row;
-} QueueRow;
-
-static void
-queue_row_context(void *arg)
-{
-	QueueRow   *q = arg;
-
-	errcontext("queue row of player %s", TextDatumGetCString(q->ids[q->row]));
 }
 
 typedef struct IdPosition
@@ -284,14 +271,13 @@ glicko2_queue_plan_sql(PG_FUNCTION_ARGS)
 			   *lobby;
 	RatedPosition *order;
 	IdPosition *by_id;
+	char	  **id_text;
 	double	   *sorted_rating,
 			   *tolerance,
 			   *work;
 	Datum	   *out;
 	int			dims[2],
 				lbs[2] = {1, 1};
-	QueueRow	current;
-	ErrorContextCallback callback;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2) ||
 		PG_ARGISNULL(3) || PG_ARGISNULL(4) || PG_ARGISNULL(6))
@@ -322,13 +308,15 @@ glicko2_queue_plan_sql(PG_FUNCTION_ARGS)
 
 	/* Every row: a player id, once, a valid rating and a time queued. */
 	by_id = palloc(sizeof(IdPosition) * (n ? n : 1));
+	id_text = palloc(sizeof(char *) * (n ? n : 1));
 	for (int i = 0; i < n; i++)
 	{
 		if (id_nulls[i])
 			ereport(ERROR,
 					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					errmsg("a queue row has a NULL player"));
-		by_id[i].id = TextDatumGetCString(ids[i]);
+		id_text[i] = TextDatumGetCString(ids[i]);
+		by_id[i].id = id_text[i];
 		by_id[i].position = i;
 	}
 	qsort(by_id, n, sizeof(IdPosition), id_cmp);
@@ -343,28 +331,26 @@ glicko2_queue_plan_sql(PG_FUNCTION_ARGS)
 	order = palloc(sizeof(RatedPosition) * (n ? n : 1));
 	tolerance = palloc(sizeof(double) * (n ? n : 1));
 	sorted_rating = palloc(sizeof(double) * (n ? n : 1));
-	current.ids = ids;
-	callback.callback = queue_row_context;
-	callback.arg = &current;
-	callback.previous = error_context_stack;
-	error_context_stack = &callback;
 	for (int i = 0; i < n; i++)
 	{
-		current.row = i;
+		char		what[NAMEDATALEN + 32];
+
 		if (rating_nulls[i])
 			ereport(ERROR,
 					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					errmsg("player %s has a NULL rating", TextDatumGetCString(ids[i])),
+					errmsg("player %s has a NULL rating", id_text[i]),
 					errhint("Queue an unrated player with glicko2_rating()."));
 		if (queued_nulls[i])
 			ereport(ERROR,
 					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					errmsg("player %s has a NULL time queued", TextDatumGetCString(ids[i])));
-		datum_get_glicko2(ratings[i], &players[i], "rating");
+					errmsg("player %s has a NULL time queued", id_text[i]));
+		/* "the rating of player 42 has invalid rd 0": ids longer than that end in "..." */
+		if (snprintf(what, sizeof(what), "the rating of player %s", id_text[i]) >= (int) sizeof(what))
+			strcpy(what + sizeof(what) - 4, "...");
+		datum_get_glicko2(ratings[i], &players[i], what);
 		order[i].rating = players[i].rating;
 		order[i].position = i;
 	}
-	error_context_stack = callback.previous;
 
 	/* Rating order; the seconds each has waited make the tolerance. */
 	qsort(order, n, sizeof(RatedPosition), rating_cmp);
@@ -377,7 +363,7 @@ glicko2_queue_plan_sql(PG_FUNCTION_ARGS)
 	}
 
 	first = palloc(sizeof(int) * (n / size + 1));
-	work = palloc(sizeof(double) * 3 * (n + 1));
+	work = palloc(sizeof(double) * 4 * (n + 1));
 	games = mm_group_runs(sorted_rating, tolerance, n, size, first, work, &server_env);
 
 	out_game = palloc0(sizeof(int) * (n ? n : 1));
@@ -393,7 +379,7 @@ glicko2_queue_plan_sql(PG_FUNCTION_ARGS)
 		for (int k = 0; k < size; k++)
 			lobby[k] = players[order[first[g] + size - 1 - k].position];
 		report_balance(mm_balance(lobby, NULL, size, teams, game_team, &exact,
-								  &bad_party, &server_env), 0);
+								  &bad_party, &server_env), 0, size, teams);
 		for (int k = 0; k < size; k++)
 		{
 			int			position = order[first[g] + size - 1 - k].position;

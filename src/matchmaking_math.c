@@ -519,7 +519,9 @@ mm_balance(const Glicko2Rating *players, const int *party, int n, int teams,
  * Why consecutive pairs are optimal (size 2).  Let f(d) = d^2: increasing,
  * and superadditive (f(x) + f(y) <= f(x + y)).  Call a pair i < j (positions
  * in rating order) allowed when its gap is within the tolerance of everyone
- * from i to j; then every pair inside an allowed pair is allowed.  Take an
+ * rated from rating[i] to rating[j], both included (ties too, so the rule
+ * does not depend on how ties are ordered); then every pair inside an
+ * allowed pair is allowed.  Take an
  * optimal matching (most pairs, then least sum of f(gap)) and, while it has
  *  - crossing pairs a < b < c < d matched (a,c), (b,d): use (a,b), (c,d);
  *    both gaps shrink, f is increasing;
@@ -541,8 +543,22 @@ mm_group_runs(const double *rating, const double *tolerance, int n, int size,
 {
 	double	   *games = work,
 			   *cost = work + (n + 1),
-			   *take = work + 2 * (n + 1);
+			   *take = work + 2 * (n + 1),
+			   *tied = work + 3 * (n + 1);
 	int			count = 0;
+
+	/* tied[k]: the least tolerance among the players rated exactly rating[k]. */
+	for (int k = 0; k < n;)
+	{
+		int			end = k;
+		double		least = tolerance[k];
+
+		while (end + 1 < n && rating[end + 1] == rating[k])
+			if (tolerance[++end] < least)
+				least = tolerance[end];
+		for (; k <= end; k++)
+			tied[k] = least;
+	}
 
 	games[0] = 0.0;
 	cost[0] = 0.0;
@@ -558,11 +574,11 @@ mm_group_runs(const double *rating, const double *tolerance, int n, int size,
 		{
 			int			lo = i - size;
 			double		spread = rating[i - 1] - rating[lo],
-						limit = tolerance[lo];
+						limit = fmin(tied[lo], tied[i - 1]);
 			double		g,
 						c;
 
-			for (int k = lo + 1; k < i; k++)
+			for (int k = lo + 1; k < i - 1; k++)
 				if (tolerance[k] < limit)
 					limit = tolerance[k];
 			if (!(spread <= limit))

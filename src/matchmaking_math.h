@@ -76,12 +76,13 @@ extern MmStatus mm_balance_heuristic(const Glicko2Rating *players, const int *pa
 /*
  * Group a pool sorted by rating (rating[] nondecreasing) into games of
  * `size` players that are consecutive in that order.  A run i..j may be a
- * game when rating[j] - rating[i] <= tolerance[k] for every k in i..j (each
- * player's tolerance is how far apart a game may be while they wait).
+ * game when rating[j] - rating[i] <= tolerance[k] for every player k rated
+ * from rating[i] to rating[j] inclusive, in the run or not (each player's
+ * tolerance is how far apart a game may be while they wait).
  * Chosen: the most games, then the smallest sum of (rating[j] - rating[i])^2.
  * For size 2 this is optimal over every matching of the pool (the proof is
  * in matchmaking_math.c).  first[g] gets the position of game g's first
- * player; returns the number of games.  work needs 3 (n + 1) doubles.
+ * player; returns the number of games.  work needs 4 (n + 1) doubles.
  */
 extern int	mm_group_runs(const double *rating, const double *tolerance,
 						  int n, int size, int *first, double *work,
