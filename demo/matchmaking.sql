@@ -2,7 +2,7 @@
 -- in a queue, paired for one-on-one games by glicko2_pair, against random
 -- pairing and a greedy matchmaker (first come, first served: the player who
 -- has waited longest takes the closest rating left); then one tick with a
--- gap limit, and 5v5 lobbies from what is left.  Seeded like the league.
+-- gap limit, and 5v5 lobbies from the same 1,000.  Seeded like the league.
 SELECT setseed(0.18) \gset
 CREATE TABLE queue (player_id int PRIMARY KEY, rating glicko2_rating NOT NULL,
                     queued_at timestamptz NOT NULL);
@@ -12,11 +12,15 @@ SELECT i, glicko2_rating(1500 + 300 * sqrt(-2 * ln(1 - random())) * cos(2 * pi()
        now() - 30 * random() * interval '1 s'
 FROM generate_series(1, 1000) i;
 
+-- Copies of the queue for the comparison and for the lobbies.
+CREATE TABLE everyone (LIKE queue INCLUDING ALL);
+INSERT INTO everyone SELECT * FROM queue;
+CREATE TABLE lobby_queue (LIKE queue INCLUDING ALL);
+INSERT INTO lobby_queue SELECT * FROM queue;
+
 -- Everyone paired (no gap limit), three ways.
-BEGIN;
 CREATE TEMP TABLE pairs_optimal AS
-  SELECT p_win FROM glicko2_pair('queue', max_gap => NULL, widen => 0);
-ROLLBACK;
+  SELECT p_win FROM glicko2_pair('everyone', max_gap => NULL, widen => 0);
 -- Random: one shuffle, split into consecutive pairs.
 CREATE TEMP TABLE shuffled AS SELECT rating, row_number() OVER (ORDER BY random()) AS k FROM queue;
 CREATE TEMP TABLE pairs_random AS
@@ -47,18 +51,15 @@ GROUP BY o, method ORDER BY o;
 
 -- A real tick: the defaults (a gap of at most 100 points, widening by 5 a
 -- second waited), rows locked and deleted in this transaction.
-BEGIN;
 CREATE TEMP TABLE tick AS SELECT * FROM glicko2_pair('queue');
 \echo 'One tick of glicko2_pair(''queue'') (max_gap 100, widen 5 a second):'
 SELECT count(*) AS pairs, (SELECT count(*) FROM queue) AS "left waiting",
        round(avg(abs(p_win - 0.5))::numeric, 4) AS "mean |p - 0.5|", round(max(gap)::numeric, 1) AS "largest gap"
 FROM tick;
-ROLLBACK;
 
 -- 5v5: lobbies of ten similar players, each split by glicko2_balance.
-BEGIN;
-CREATE TEMP TABLE lobbies AS SELECT * FROM glicko2_lobbies('queue', 5);
-\echo '5v5 lobbies from the same queue (glicko2_lobbies(''queue'', 5)):'
+CREATE TEMP TABLE lobbies AS SELECT * FROM glicko2_lobbies('lobby_queue', 5);
+\echo '5v5 lobbies from the same 1000 players (glicko2_lobbies(''queue'', 5)):'
 SELECT count(DISTINCT lobby) AS lobbies, count(*) AS players,
        round(avg(abs(p_win - 0.5))::numeric, 5) AS "mean |p - 0.5|",
        round(max(abs(p_win - 0.5))::numeric, 5) AS "worst |p - 0.5|"
@@ -67,4 +68,3 @@ FROM lobbies;
 SELECT team, string_agg(player_id || ' (' || round((rating).rating) || ')', ', ' ORDER BY (rating).rating DESC) AS players,
        round(avg((rating).rating)) AS "mean rating", round(min(p_win)::numeric, 4) AS "win chance"
 FROM lobbies WHERE lobby = 1 GROUP BY team ORDER BY team;
-ROLLBACK;
