@@ -1,3 +1,22 @@
 ------------------------------------------------------------------------------
 -- Live ratings: one game rated as it is written (glicko2_game, glicko2_rate_games, glicko2_rating_at)
 ------------------------------------------------------------------------------
+
+CREATE FUNCTION glicko2_game(player glicko2_rating, opponent glicko2_rating, score float8,
+                             tau float8 DEFAULT 0.5, elapsed_periods float8 DEFAULT 0)
+  RETURNS glicko2_rating AS 'MODULE_PATHNAME', 'glicko2_game_sql'
+  LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_game(glicko2_rating, glicko2_rating, float8, float8, float8) IS
+  'The player''s rating after one game, rated at once: the paper''s update with Step 6 over elapsed_periods periods (1: glicko2_period over that one game; 0: no growth inside the game, lichess''s live update); NULL ratings are unrated players';
+
+-- IMMUTABLE: the result depends only on the arguments (a period is a fixed
+-- number of seconds, a day 24 hours, a month 30 days); the default now()
+-- is evaluated in the caller's expression, which is then STABLE.
+CREATE FUNCTION glicko2_rating_at(r glicko2_rating, rated_at timestamptz,
+                                  at timestamptz DEFAULT now(),
+                                  period interval DEFAULT '1 day',
+                                  max_rd float8 DEFAULT 350)
+  RETURNS glicko2_rating AS 'MODULE_PATHNAME', 'glicko2_rating_at_sql'
+  LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_rating_at(glicko2_rating, timestamptz, timestamptz, interval, float8) IS
+  'A rating as of time at: RD grown by Step 6 for the fractional periods since rated_at, up to max_rd (NULL: no cap), nothing written; a time before rated_at (or a NULL rated_at) gives r as it is';

@@ -6,6 +6,7 @@
 #include "glicko_math.h"
 
 #include <float.h>
+#include <stddef.h>
 #include <math.h>
 
 #define PI_SQUARED (M_PI * M_PI)
@@ -65,6 +66,26 @@ glicko2_z(double g, double rating, double opponent_rating)
 	return g * (rating / GLICKO2_SCALE - opponent_rating / GLICKO2_SCALE);
 }
 
+/*
+ * The exponent of E with an advantage: the player's rating counts
+ * `advantage` points more in this game (home, first move; negative away).
+ * Glickman's Glicko-Boost adds such a constant for white inside E; so does
+ * scalachess (its ColorAdvantage).  A separate function so that the paths
+ * without an advantage keep glicko2_z's arithmetic and cost; an advantage
+ * of 0 gives the same bits ((r - r_j) + 0 is r - r_j).
+ */
+static inline double
+glicko2_z_advantage(double g, double rating, double advantage,
+					double opponent_rating)
+{
+	double		gap = (rating - opponent_rating) + advantage;
+
+	if (isfinite(gap))
+		return g * gap / GLICKO2_SCALE;
+	return g * (rating / GLICKO2_SCALE - opponent_rating / GLICKO2_SCALE +
+				advantage / GLICKO2_SCALE);
+}
+
 double
 glicko2_g(double opponent_rd)
 {
@@ -87,16 +108,37 @@ glicko2_expected(double rating, double opponent_rating, double opponent_rd)
  * The predicted score of a against b counting both players' uncertainty:
  * Glickman's E with g(sqrt(phi_a^2 + phi_b^2)), so p(a,b) + p(b,a) = 1.
  */
-double
-glicko2_win_probability(const Glicko2Rating *a, const Glicko2Rating *b)
+static inline double
+combined_g(const Glicko2Rating *a, const Glicko2Rating *b)
 {
 	double		phi = hypot(a->rd, b->rd) / GLICKO2_SCALE;
-	double		e,
-				one_minus_e;
 
 	if (!isfinite(phi))			/* both RDs near 1e308 */
 		phi = hypot(a->rd / GLICKO2_SCALE, b->rd / GLICKO2_SCALE);
-	logistic_pair(glicko2_z(g_of_phi(phi), a->rating, b->rating),
+	return g_of_phi(phi);
+}
+
+double
+glicko2_win_probability(const Glicko2Rating *a, const Glicko2Rating *b)
+{
+	double		e,
+				one_minus_e;
+
+	logistic_pair(glicko2_z(combined_g(a, b), a->rating, b->rating),
+				  &e, &one_minus_e);
+	return e;
+}
+
+/* The same with a's rating counting `advantage` points more in this game. */
+double
+glicko2_win_probability_advantage(const Glicko2Rating *a, const Glicko2Rating *b,
+								  double advantage)
+{
+	double		e,
+				one_minus_e;
+
+	logistic_pair(glicko2_z_advantage(combined_g(a, b), a->rating, advantage,
+									  b->rating),
 				  &e, &one_minus_e);
 	return e;
 }
@@ -203,6 +245,17 @@ glicko2_game(double rating, double opponent_rating, double opponent_rd,
 	double		g = g_of_phi(opponent_rd / GLICKO2_SCALE);
 
 	return game_terms(g, glicko2_z(g, rating, opponent_rating), score);
+}
+
+/* One game's terms when the player's rating counts `advantage` points more. */
+GlickoGame
+glicko2_game_advantage(double rating, double advantage, double opponent_rating,
+					   double opponent_rd, double score)
+{
+	double		g = g_of_phi(opponent_rd / GLICKO2_SCALE);
+
+	return game_terms(g, glicko2_z_advantage(g, rating, advantage, opponent_rating),
+					  score);
 }
 
 void
@@ -360,11 +413,25 @@ check_glicko2_result(const Glicko2Rating *r)
 /*
  * Steps 2-8 for one player, given the sums over the period's games.  With
  * no games, or games that carry no information (v infinite), only Step 6
- * applies.
+ * applies.  A rating period is one period of Step 6's growth.
  */
 GlickoStatus
 glicko2_update(const Glicko2Rating *player, const GlickoSums *sums,
 			   double tau, Glicko2Rating *result, Glicko2Trace *trace)
+{
+	return glicko2_update_elapsed(player, sums, tau, 1.0, result, trace);
+}
+
+/*
+ * Steps 2-8 with Step 6 over `elapsed` periods: phi* = sqrt(phi^2 + t sigma'^2).
+ * t = 1 is glicko2_update (1.0 * x is x exactly, so the bits are the same);
+ * t = 0 rates games live without inflating RD per game (RD grows with time,
+ * applied separately by glicko2_idle).  elapsed >= 0, finite.
+ */
+GlickoStatus
+glicko2_update_elapsed(const Glicko2Rating *player, const GlickoSums *sums,
+					   double tau, double elapsed, Glicko2Rating *result,
+					   Glicko2Trace *trace)
 {
 	double		mu = (player->rating - GLICKO2_CENTRE) / GLICKO2_SCALE;
 	double		phi = player->rd / GLICKO2_SCALE;
@@ -391,7 +458,7 @@ glicko2_update(const Glicko2Rating *player, const GlickoSums *sums,
 	{
 		/* Step 6 alone: rating and volatility stay, phi grows. */
 		sigma_new = sigma;
-		phi_star = sqrt(phi * phi + sigma * sigma);
+		phi_star = sqrt(phi * phi + elapsed * sigma * sigma);
 		phi_new = phi_star;
 		mu_new = mu;
 		if (trace)
@@ -431,7 +498,7 @@ glicko2_update(const Glicko2Rating *player, const GlickoSums *sums,
 			return status;
 
 		/* Steps 6 and 7 */
-		phi_star = sqrt(phi * phi + sigma_new * sigma_new);
+		phi_star = sqrt(phi * phi + elapsed * sigma_new * sigma_new);
 		phi_new = 1.0 / sqrt(1.0 / (phi_star * phi_star) + sums->information);
 		/*
 		 * Games never add uncertainty: phi' <= phi*.  When the information
@@ -459,6 +526,62 @@ glicko2_update(const Glicko2Rating *player, const GlickoSums *sums,
 }
 
 /*
+ * One game rated at once: the sums of that single game, then Steps 2-8 with
+ * Step 6 over `elapsed` periods.  With elapsed = 1 this is glicko2_update
+ * over a period of that one game, bit for bit (the same sums, the same code).
+ */
+GlickoStatus
+glicko2_single_game(const Glicko2Rating *player, const Glicko2Rating *opponent,
+					double score, double tau, double elapsed,
+					Glicko2Rating *result)
+{
+	GlickoSums	sums = {0};
+
+	glicko2_add_game(&sums, player->rating, opponent->rating, opponent->rd, score);
+	return glicko2_update_elapsed(player, &sums, tau, elapsed, result, NULL);
+}
+
+/*
+ * A rating as of `periods` periods after it was last rated: glicko2_idle,
+ * except that no time at all leaves it exactly as it is (glicko2_idle's
+ * sqrt of a square may move RD by one ulp).
+ */
+GlickoStatus
+glicko2_grown(const Glicko2Rating *player, double periods, double max_rd,
+			  Glicko2Rating *result)
+{
+	if (periods == 0.0)
+	{
+		*result = *player;
+		return GLICKO_OK;
+	}
+	return glicko2_idle(player, periods, max_rd, result);
+}
+
+/*
+ * A game rated live for both players (lichess's scheme): each rating's RD
+ * first grows for the periods it sat idle since it was last rated (capped
+ * at max_rd), then each player is updated from both grown ratings with no
+ * Step 6 growth inside the game (t = 0).
+ */
+GlickoStatus
+glicko2_live_game(const Glicko2Rating *player, double player_idle,
+				  const Glicko2Rating *opponent, double opponent_idle,
+				  double score, double tau, double max_rd,
+				  Glicko2Rating *new_player, Glicko2Rating *new_opponent)
+{
+	Glicko2Rating p,
+				o;
+	GlickoStatus status;
+
+	if ((status = glicko2_grown(player, player_idle, max_rd, &p)) != GLICKO_OK ||
+		(status = glicko2_grown(opponent, opponent_idle, max_rd, &o)) != GLICKO_OK ||
+		(status = glicko2_single_game(&p, &o, score, tau, 0.0, new_player)) != GLICKO_OK)
+		return status;
+	return glicko2_single_game(&o, &p, 1.0 - score, tau, 0.0, new_opponent);
+}
+
+/*
  * Step 6 for `periods` periods without games: phi' = sqrt(phi^2 + t sigma^2).
  * The cap stops growth at max_rd (INFINITY: no cap) but never lowers an RD
  * that was already above it: sitting out cannot make a rating more certain.
@@ -476,6 +599,19 @@ glicko2_idle(const Glicko2Rating *player, double periods, double max_rd,
 	result->rd = rd;
 	result->volatility = player->volatility;
 	return check_glicko2_result(result);
+}
+
+/*
+ * A close treats a player without games as idle (Step 6 capped, as
+ * glicko2_idle), not as the aggregate's group without games (Step 6 alone).
+ */
+GlickoStatus
+glicko2_close_player(const Glicko2Rating *player, const GlickoSums *sums,
+					 double tau, double max_rd, Glicko2Rating *result)
+{
+	if (sums->games > 0)
+		return glicko2_update(player, sums, tau, result, NULL);
+	return glicko2_idle(player, 1.0, max_rd, result);
 }
 
 /* Glicko-1: g(RD) = 1 / sqrt(1 + 3 q^2 RD^2 / pi^2), which is g_of_phi(q RD). */

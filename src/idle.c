@@ -10,19 +10,6 @@
 
 #include "rating.h"
 
-/* NULL max_rd means no cap. */
-static double
-arg_max_rd(FunctionCallInfo fcinfo, int n)
-{
-	double		max_rd;
-
-	if (PG_ARGISNULL(n))
-		return INFINITY;
-	max_rd = PG_GETARG_FLOAT8(n);
-	check_positive(max_rd, "max_rd");
-	return max_rd;
-}
-
 /* glicko2_idle(r, periods, max_rd): phi' = sqrt(phi^2 + t sigma^2), capped. */
 PG_FUNCTION_INFO_V1(glicko2_idle_sql);
 Datum

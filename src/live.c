@@ -1,0 +1,157 @@
+/*
+ * live.c — live ratings: one game rated as it is written (glicko2_game),
+ * a rating as of a time (glicko2_rating_at), and the trigger that rates
+ * each game inserted into a games table (glicko2_rate_games, in
+ * live_trigger.c).  The mathematics is glicko_math.c's glicko2_single_game,
+ * glicko2_grown and glicko2_live_game.
+ */
+#include "postgres.h"
+
+#include "common/int.h"
+#include "datatype/timestamp.h"
+#include "fmgr.h"
+#include "utils/builtins.h"
+#include "utils/float.h"
+#include "utils/timestamp.h"
+
+#include "live.h"
+#include "rating.h"
+
+/*
+ * The length of a period in microseconds, from an interval: a day is 24
+ * hours and a month 30 days (as EXTRACT(epoch FROM interval)), so the
+ * length does not depend on the time zone or the calendar.
+ */
+double
+live_period_usecs(const Interval *period)
+{
+	double		usecs;
+
+	if (!glicko_interval_is_finite(period))
+		usecs = NAN;
+	else
+		usecs = (double) period->time +
+			((double) period->month * DAYS_PER_MONTH + (double) period->day) * USECS_PER_DAY;
+	if (!(usecs > 0.0 && isfinite(usecs)))
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("period must be a positive finite interval, not %s",
+					   DatumGetCString(DirectFunctionCall1(interval_out,
+														   IntervalPGetDatum(period)))),
+				errhint("A period of '1 day' grows RD by one rating period's Step 6 per day."));
+	return usecs;
+}
+
+/* ERROR unless ts is a finite timestamp; `what` names it. */
+void
+live_check_timestamp(TimestampTz ts, const char *what)
+{
+	if (TIMESTAMP_NOT_FINITE(ts))
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("%s must be a finite timestamp, not %s",
+					   what, timestamptz_to_str(ts)));
+}
+
+/*
+ * Periods from `from` to `to`, fractional; 0 when `to` is not after
+ * `from`: time never runs backwards for a rating (a game played before
+ * its player's last rating gets no growth, and a rating read as of a time
+ * before it was rated is the rating as stored).
+ */
+double
+live_elapsed_periods(TimestampTz from, TimestampTz to, double period_usecs)
+{
+	int64		usecs;
+
+	if (to <= from)
+		return 0.0;
+	if (pg_sub_s64_overflow(to, from, &usecs))
+		return (double) to / period_usecs - (double) from / period_usecs;
+	return (double) usecs / period_usecs;
+}
+
+/* An argument that must not be NULL, by name. */
+static void
+require_arg(FunctionCallInfo fcinfo, int n, const char *what)
+{
+	if (PG_ARGISNULL(n))
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("%s must not be NULL", what));
+}
+
+/*
+ * glicko2_game(player, opponent, score, tau, elapsed_periods): the paper's
+ * update of player for one game, Step 6 over elapsed_periods periods.
+ * NULL ratings are unrated players; a NULL score is an error (there is no
+ * game to rate).
+ */
+PG_FUNCTION_INFO_V1(glicko2_game_sql);
+Datum
+glicko2_game_sql(PG_FUNCTION_ARGS)
+{
+	Glicko2Rating player,
+				opponent,
+				result;
+	double		score,
+				tau,
+				elapsed;
+	GlickoStatus status;
+
+	arg_glicko2_or_unrated(fcinfo, 0, &player, "player");
+	arg_glicko2_or_unrated(fcinfo, 1, &opponent, "opponent");
+	require_arg(fcinfo, 2, "score");
+	score = PG_GETARG_FLOAT8(2);
+	check_score(score);
+	require_arg(fcinfo, 3, "tau");
+	tau = PG_GETARG_FLOAT8(3);
+	check_positive(tau, "tau");
+	require_arg(fcinfo, 4, "elapsed_periods");
+	elapsed = PG_GETARG_FLOAT8(4);
+	check_nonnegative(elapsed, "elapsed_periods");
+
+	status = glicko2_single_game(&player, &opponent, score, tau, elapsed, &result);
+	if (status != GLICKO_OK)
+		report_glicko_status(status, psprintf("glicko2_game of player %s",
+											  glicko2_to_cstring(&player)));
+	PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &result));
+}
+
+/*
+ * glicko2_rating_at(r, rated_at, at, period, max_rd): r with its RD grown
+ * for the periods from rated_at to at, nothing written.  NULL r or at:
+ * NULL; NULL rated_at (never rated live): r as it is; NULL max_rd: no cap.
+ */
+PG_FUNCTION_INFO_V1(glicko2_rating_at_sql);
+Datum
+glicko2_rating_at_sql(PG_FUNCTION_ARGS)
+{
+	Glicko2Rating r,
+				result;
+	TimestampTz rated_at,
+				at;
+	double		period_usecs,
+				max_rd;
+	GlickoStatus status;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(2))
+		PG_RETURN_NULL();
+	datum_get_glicko2(PG_GETARG_DATUM(0), &r, "r");
+	require_arg(fcinfo, 3, "period");
+	period_usecs = live_period_usecs(PG_GETARG_INTERVAL_P(3));
+	max_rd = arg_max_rd(fcinfo, 4);
+	at = PG_GETARG_TIMESTAMPTZ(2);
+	live_check_timestamp(at, "at");
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &r));
+	rated_at = PG_GETARG_TIMESTAMPTZ(1);
+	live_check_timestamp(rated_at, "rated_at");
+
+	status = glicko2_grown(&r, live_elapsed_periods(rated_at, at, period_usecs),
+						   max_rd, &result);
+	if (status != GLICKO_OK)
+		report_glicko_status(status, psprintf("glicko2_rating_at of %s",
+											  glicko2_to_cstring(&r)));
+	PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &result));
+}
