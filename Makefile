@@ -24,6 +24,12 @@ DATA = $(wildcard upgrade/$(EXTENSION)--*.sql)
 
 # Tests live in test/ (sql/, expected/, specs/), as in pgvector.
 REGRESS = $(patsubst test/sql/%.sql,%,$(sort $(wildcard test/sql/*.sql)))
+# fresh_fmgr needs test/helper (test-only, not shipped) installed in the
+# server: NO_TEST_HELPER=1 leaves it out where that cannot be (the Debian
+# package build; test.sh installs the helper and runs everything).
+ifdef NO_TEST_HELPER
+REGRESS := $(filter-out fresh_fmgr,$(REGRESS))
+endif
 REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 ISOLATION = $(patsubst test/specs/%.spec,%,$(sort $(wildcard test/specs/*.spec)))
 ISOLATION_OPTS = --inputdir=test --load-extension=$(EXTENSION)
@@ -54,8 +60,19 @@ unittest: test/unit/math_test
 
 .PHONY: unittest
 
-# META.json repeats the version for PGXN; keep it equal to the control file's.
+# META.json (PGXN, semantic version X.Y.0) and debian/changelog repeat the
+# control file's version; META.json's PostgreSQL prerequisite is the oldest
+# major src/compat.h accepts.  Keep them equal.
+OLDEST_PG = $(shell sed -n 's/^\#if PG_VERSION_NUM < \([0-9]*\)0000$$/\1/p' src/compat.h)
 metacheck:
-	@grep -q '"version": "$(EXTVERSION)' META.json || { echo "META.json version differs from $(EXTVERSION)"; exit 1; }
+	@test "$$(grep -c '"version": "$(EXTVERSION).0"' META.json)" -ge 2 || { echo "META.json version differs from $(EXTVERSION).0"; exit 1; }
+	@head -1 debian/changelog | grep -q '^$(EXTENSION) ($(EXTVERSION))' || { echo "debian/changelog version differs from $(EXTVERSION)"; exit 1; }
+	@grep -q '"PostgreSQL": "$(OLDEST_PG).0.0"' META.json || { echo "META.json PostgreSQL prerequisite differs from $(OLDEST_PG).0.0 (src/compat.h)"; exit 1; }
 
-.PHONY: metacheck
+# The PGXN archive: what git tracks at HEAD, in glicko2-X.Y.0/.
+dist: metacheck
+	mkdir -p dist
+	git archive --format zip --prefix=$(EXTENSION)-$(EXTVERSION).0/ \
+		--output dist/$(EXTENSION)-$(EXTVERSION).0.zip HEAD
+
+.PHONY: metacheck dist
