@@ -490,7 +490,10 @@ report_bad_games(ClosePass *pass, const char *what)
 	ereport(ERROR,
 			errcode(code),
 			errmsg("bad game in %s: %s", what, pass->first_bad),
+			pass->advantage ?
 			errdetail("%lld of the period's %lld games are refused (self-play, a NULL player, a NULL score, a score outside [0, 1] or an advantage not a finite number); nothing was changed.",
+					  (long long) pass->n_bad, (long long) pass->n_games) :
+			errdetail("%lld of the period's %lld games are refused (self-play, a NULL player, a NULL score or a score outside [0, 1]); nothing was changed.",
 					  (long long) pass->n_bad, (long long) pass->n_games));
 }
 

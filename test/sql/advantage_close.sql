@@ -1,6 +1,9 @@
 -- glicko2_close_period with a home / first-move advantage (advantage and
 -- home_column), recorded in glicko2_closes and kept by glicko2_recompute;
--- glicko2_replay passes it on.
+-- glicko2_replay passes it on.  In a schema of its own, removed at the end
+-- with its records in glicko2_closes (later tests list that table).
+CREATE SCHEMA advantage_close;
+SET search_path = advantage_close, public;
 CREATE TABLE ac_ratings (player_id int PRIMARY KEY, rating glicko2_rating);
 CREATE TABLE ac_games (period int, player_id int, opponent_id int, score float8, home boolean);
 CALL glicko2_guard_games('ac_games');
@@ -118,3 +121,9 @@ SELECT * FROM glicko2_close_ratings('SELECT 1, NULL::glicko2_rating WHERE false'
 SELECT * FROM glicko2_close_ratings('SELECT 1, NULL::glicko2_rating WHERE false',
     'SELECT 1, 2, 1.0::float8, 1::int', 0.5, 350, 'the test')
   AS c(player int, rating glicko2_rating, games bigint, is_new boolean);
+
+RESET search_path;
+DELETE FROM glicko2_closes WHERE ratings::text LIKE 'advantage_close.%';
+SET client_min_messages = warning;
+DROP SCHEMA advantage_close CASCADE;
+RESET client_min_messages;
