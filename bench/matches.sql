@@ -43,10 +43,8 @@ FROM (SELECT 1 + floor(random() * :players)::int AS p,
              1 + floor(random() * (:players - 1))::int AS o
       FROM generate_series(1, :matches)) g;
 
-CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON games
-  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
-CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON matches
-  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
+CALL glicko2_guard_games('games');
+CALL glicko2_guard_games('matches');
 VACUUM (FREEZE, ANALYZE) ratings, games, matches;
 SELECT count(DISTINCT match_id) AS matches, count(*) AS match_rows,
        count(DISTINCT player_id) AS players_in_matches,

@@ -47,8 +47,7 @@ SELECT m.model, s.match_id, s.period, s.player_id, s.team,
 FROM seats s JOIN teams t USING (match_id, team) CROSS JOIN (VALUES ('mean'), ('sum')) m(model);
 CREATE VIEW matches_mean AS SELECT match_id, period, player_id, team, place FROM matches WHERE model = 'mean';
 CREATE VIEW matches_sum AS SELECT match_id, period, player_id, team, place FROM matches WHERE model = 'sum';
-CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON matches
-  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
+CALL glicko2_guard_games('matches');
 
 -- Four ratings tables (model x method), each closed period by period.
 CREATE TABLE history (model text, method text, player_id int, period int, rating glicko2_rating);

@@ -36,8 +36,7 @@ CREATE PROCEDURE evil.glicko2_close_matches(ratings text, matches text, period i
 CREATE TABLE ratings (player_id int PRIMARY KEY, rating glicko2_rating);
 INSERT INTO ratings VALUES (1, glicko2_rating(1500, 200, 0.06)), (2, glicko2_rating(1400, 30, 0.06));
 CREATE TABLE matches (match_id int, period int, player_id int, team int, place int);
-CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON matches
-  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
+CALL glicko2_guard_games('matches');
 INSERT INTO matches VALUES (1, 1, 1, 1, 1), (1, 1, 2, 2, 2), (1, 1, 3, 2, 2),
                            (2, 2, 1, 1, 1), (2, 2, 2, 1, 2);
 
