@@ -34,7 +34,7 @@ REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 ISOLATION = $(patsubst test/specs/%.spec,%,$(sort $(wildcard test/specs/*.spec)))
 ISOLATION_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 
-EXTRA_CLEAN = test/unit/math_test
+EXTRA_CLEAN = test/unit/math_test test/unit/matchmaking_test
 
 # errno is never read here: without it sqrt is one instruction, not a call
 # guarded by a test for negative arguments (same results; bench/).
@@ -55,8 +55,13 @@ test/unit/math_test: test/unit/math_test.c src/glicko_math.c src/glicko_math.h s
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
 		test/unit/math_test.c src/glicko_math.c src/match_math.c -lm
 
-unittest: test/unit/math_test
+test/unit/matchmaking_test: test/unit/matchmaking_test.c src/matchmaking_math.c src/matchmaking_math.h src/glicko_math.c src/glicko_math.h
+	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
+		test/unit/matchmaking_test.c src/matchmaking_math.c src/glicko_math.c -lm
+
+unittest: test/unit/math_test test/unit/matchmaking_test
 	test/unit/math_test
+	test/unit/matchmaking_test
 
 .PHONY: unittest
 

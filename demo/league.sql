@@ -148,3 +148,5 @@ SELECT (SELECT count(*) FROM glicko2_closes
        round(max((b.rating).rating) FILTER (WHERE player_id = 25)) AS "player 25 before",
        round(max((a.rating).rating) FILTER (WHERE player_id = 25)) AS "after"
 FROM ratings a JOIN before_correction b USING (player_id);
+
+\ir matchmaking.sql
