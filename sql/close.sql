@@ -98,6 +98,29 @@ CREATE FUNCTION glicko2_refuse_closed_games()
 COMMENT ON FUNCTION glicko2_refuse_closed_games() IS
   'Guard trigger of a games table: BEFORE INSERT OR UPDATE OR DELETE ... FOR EACH ROW refuses a game at or before the last period closed by glicko2_close_period, BEFORE TRUNCATE ... FOR EACH STATEMENT refuses emptying a table holding such games (arguments: the ratings tables it feeds, default every close read from this table, a partitioned table above it or a view over them; ''period_column=name'')';
 
+-- Citus runs a distributed table's triggers on its shards, on the workers,
+-- where glicko2_closes (a coordinator table) is empty and the relation is
+-- the shard: a guard trigger there guards nothing.  The catalog is read only
+-- where Citus is installed.
+CREATE FUNCTION glicko2_citus_distributed(relation regclass)
+  RETURNS boolean
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  found boolean;
+BEGIN
+  IF to_regclass('pg_catalog.pg_dist_partition') IS NULL THEN
+    RETURN false;
+  END IF;
+  EXECUTE 'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_partition WHERE logicalrelid OPERATOR(pg_catalog.=) $1)'
+    INTO found USING relation;
+  RETURN found;
+END
+$$;
+COMMENT ON FUNCTION glicko2_citus_distributed(regclass) IS
+  'Helper of glicko2_guard_gaps: whether Citus distributes this table (its triggers then run on the shards and cannot guard a close)';
+
 -- Where a close of ratings from games would leave a game unguarded: every
 -- table the games are read from (through views, partitions at every level)
 -- needs enabled guard triggers covering this close, for INSERT, UPDATE and
@@ -124,6 +147,7 @@ AS $$
     SELECT t.tgrelid, t.tgtype::int AS tgtype, sc.period_column
     FROM pg_trigger t, LATERAL @extschema@.glicko2_guard_scope(t.oid) sc
     WHERE t.tgrelid IN (SELECT r FROM rel)
+      AND NOT @extschema@.glicko2_citus_distributed(t.tgrelid)
       AND t.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
       AND t.tgenabled IN ('O', 'A') AND t.tgqual IS NULL AND cardinality(t.tgattr::int2[]) = 0
       AND (glicko2_guard_gaps.ratings = ANY (sc.named)
@@ -359,9 +383,14 @@ AS $$
 DECLARE
   n_gaps bigint;
   gap_text text;
+  distributed boolean;
 BEGIN
-  SELECT count(*), min(format('%s has no enabled guard for %s', g.relation, array_to_string(g.missing, ', ')))
-    INTO n_gaps, gap_text
+  SELECT count(*), min(format('%s has no enabled guard for %s', g.relation, array_to_string(g.missing, ', '))
+                       || CASE WHEN @extschema@.glicko2_citus_distributed(g.relation)
+                               THEN ' (Citus distributes it: a trigger there runs on its shards and guards nothing)'
+                               ELSE '' END),
+         bool_or(@extschema@.glicko2_citus_distributed(g.relation))
+    INTO n_gaps, gap_text, distributed
   FROM @extschema@.glicko2_guard_gaps(source, ratings) g;
   IF n_gaps > 0 AND NOT coalesce(unguarded, false) THEN
     RAISE EXCEPTION 'period % of % not closed: % (read from %)', period_text, ratings,
@@ -369,9 +398,12 @@ BEGIN
                     source
       USING ERRCODE = '55000',
             DETAIL = format('A row written there later for period %s or earlier would never be rated.', period_text),
-            HINT = format('Attach glicko2_refuse_closed_games: CALL %s.glicko2_guard_games(%L%s); or close with unguarded => true to accept that risk.',
-                          '@extschema@', source,
-                          CASE WHEN period_column = 'period' THEN '' ELSE format(', period_column => %L', period_column) END);
+            HINT = CASE WHEN distributed
+                        THEN 'No trigger can guard a table Citus distributes: close with unguarded => true to accept that risk.'
+                        ELSE format('Attach glicko2_refuse_closed_games: CALL %s.glicko2_guard_games(%L%s); or close with unguarded => true to accept that risk.',
+                                    '@extschema@', source,
+                                    CASE WHEN period_column = 'period' THEN '' ELSE format(', period_column => %L', period_column) END)
+                   END;
   END IF;
 END
 $$;
