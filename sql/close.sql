@@ -20,6 +20,8 @@ CREATE TABLE glicko2_closes (
   tau          float8      NOT NULL,
   max_rd       float8,
   unguarded    boolean     NOT NULL DEFAULT false,
+  advantage    float8      NOT NULL DEFAULT 0,
+  home_column  name,
   PRIMARY KEY (ratings, period),
   UNIQUE (ratings, close_number)
 );
@@ -37,6 +39,8 @@ COMMENT ON COLUMN glicko2_closes.new_players IS 'Players added to the ratings ta
 COMMENT ON COLUMN glicko2_closes.games IS 'Rows of the games (or matches) table rated';
 COMMENT ON COLUMN glicko2_closes.tau IS 'System constant tau used';
 COMMENT ON COLUMN glicko2_closes.max_rd IS 'RD cap of idle players (NULL: no cap)';
+COMMENT ON COLUMN glicko2_closes.advantage IS 'Home / first-move advantage in rating points given to the side that home_column marked (0: none)';
+COMMENT ON COLUMN glicko2_closes.home_column IS 'The games'' boolean column saying which side had the advantage (NULL: none); glicko2_recompute closes again with it';
 COMMENT ON COLUMN glicko2_closes.unguarded IS 'Closed with unguarded => true while a table the games were read from had no guard trigger covering the close: a game written later to a closed period may never be rated';
 
 SELECT pg_catalog.pg_extension_config_dump('glicko2_closes', '');
@@ -82,74 +86,10 @@ COMMENT ON FUNCTION glicko2_column_type(regclass, name, text) IS
 -- partition of (at any level), or from a view reading any of these.
 CREATE FUNCTION glicko2_guard_scope(guard oid, OUT named regclass[], OUT games regclass[],
                                     OUT period_column name)
-  LANGUAGE plpgsql STABLE PARALLEL SAFE
-  SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-  t record;
-  raw bytea;
-  pos int;
-  arg text;
-  parts text[];
-BEGIN
-  SELECT tg.tgrelid::regclass AS rel, tg.tgname, tg.tgargs, tg.tgnargs, n.nspname INTO t
-  FROM pg_trigger tg JOIN pg_class c ON c.oid = tg.tgrelid
-  JOIN pg_namespace n ON n.oid = c.relnamespace
-  WHERE tg.oid = guard;
-  IF NOT FOUND THEN
-    RAISE EXCEPTION 'trigger with OID % does not exist', guard USING ERRCODE = '42704';
-  END IF;
-  named := '{}';
-  period_column := 'period';
-  raw := t.tgargs;
-  FOR i IN 1 .. t.tgnargs LOOP
-    pos := position(decode('00', 'hex') IN raw);
-    arg := convert_from(substring(raw FROM 1 FOR pos - 1), getdatabaseencoding());
-    raw := substring(raw FROM pos + 1);
-    IF arg LIKE 'period_column=%' THEN
-      period_column := substr(arg, length('period_column=') + 1);
-      CONTINUE;
-    END IF;
-    parts := parse_ident(arg);
-    IF cardinality(parts) = 1 THEN
-      parts := ARRAY[t.nspname::text] || parts;
-    END IF;
-    named := named || to_regclass(format('%I.%I', parts[1], parts[2]));
-    IF named[cardinality(named)] IS NULL THEN
-      RAISE EXCEPTION 'ratings table % named by trigger % on % does not exist', arg, t.tgname, t.rel
-        USING ERRCODE = '42P01';
-    END IF;
-  END LOOP;
-  IF cardinality(named) = 0 THEN
-    WITH RECURSIVE readers(r) AS (
-      SELECT x.r FROM (SELECT t.rel UNION SELECT a.relid FROM pg_partition_ancestors(t.rel) a) x(r)
-      UNION
-      SELECT w.ev_class::regclass
-      FROM readers JOIN pg_depend d ON d.refclassid = 'pg_class'::regclass AND d.refobjid = readers.r
-                                   AND d.classid = 'pg_rewrite'::regclass
-      JOIN pg_rewrite w ON w.oid = d.objid AND w.ev_class <> readers.r
-    )
-    SELECT array_agg(readers.r) INTO games FROM readers;
-  END IF;
-END
-$$;
+  AS 'MODULE_PATHNAME', 'glicko2_guard_scope'
+  LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION glicko2_guard_scope(oid) IS
   'What the guard trigger with this OID covers: the ratings tables its arguments name, or else the tables and views whose closes it guards (its table, the partitioned tables above it, views reading them); and its period column';
-
--- The last period closed of each ratings table a guard trigger covers.
-CREATE FUNCTION glicko2_guard_closes(guard oid)
-  RETURNS TABLE (ratings text, period text, period_column name)
-  LANGUAGE sql STABLE PARALLEL SAFE
-  SET search_path = pg_catalog, pg_temp
-AS $$
-  SELECT DISTINCT ON (c.ratings) c.ratings::text, c.period, s.period_column
-  FROM @extschema@.glicko2_guard_scope(guard) s, @extschema@.glicko2_closes c
-  WHERE CASE WHEN cardinality(s.named) = 0 THEN c.games_table = ANY (s.games)
-             ELSE c.ratings = ANY (s.named) END
-  ORDER BY c.ratings, c.close_number DESC
-$$;
-COMMENT ON FUNCTION glicko2_guard_closes(oid) IS
-  'The last period closed of each ratings table that the guard trigger with this OID covers, with the period column it reads';
 
 CREATE FUNCTION glicko2_refuse_closed_games()
   RETURNS trigger
@@ -157,6 +97,29 @@ CREATE FUNCTION glicko2_refuse_closed_games()
   LANGUAGE C;
 COMMENT ON FUNCTION glicko2_refuse_closed_games() IS
   'Guard trigger of a games table: BEFORE INSERT OR UPDATE OR DELETE ... FOR EACH ROW refuses a game at or before the last period closed by glicko2_close_period, BEFORE TRUNCATE ... FOR EACH STATEMENT refuses emptying a table holding such games (arguments: the ratings tables it feeds, default every close read from this table, a partitioned table above it or a view over them; ''period_column=name'')';
+
+-- Citus runs a distributed table's triggers on its shards, on the workers,
+-- where glicko2_closes (a coordinator table) is empty and the relation is
+-- the shard: a guard trigger there guards nothing.  The catalog is read only
+-- where Citus is installed.
+CREATE FUNCTION glicko2_citus_distributed(relation regclass)
+  RETURNS boolean
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  found boolean;
+BEGIN
+  IF to_regclass('pg_catalog.pg_dist_partition') IS NULL THEN
+    RETURN false;
+  END IF;
+  EXECUTE 'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_partition WHERE logicalrelid OPERATOR(pg_catalog.=) $1)'
+    INTO found USING relation;
+  RETURN found;
+END
+$$;
+COMMENT ON FUNCTION glicko2_citus_distributed(regclass) IS
+  'Helper of glicko2_guard_gaps: whether Citus distributes this table (its triggers then run on the shards and cannot guard a close)';
 
 -- Where a close of ratings from games would leave a game unguarded: every
 -- table the games are read from (through views, partitions at every level)
@@ -184,6 +147,7 @@ AS $$
     SELECT t.tgrelid, t.tgtype::int AS tgtype, sc.period_column
     FROM pg_trigger t, LATERAL @extschema@.glicko2_guard_scope(t.oid) sc
     WHERE t.tgrelid IN (SELECT r FROM rel)
+      AND NOT @extschema@.glicko2_citus_distributed(t.tgrelid)
       AND t.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
       AND t.tgenabled IN ('O', 'A') AND t.tgqual IS NULL AND cardinality(t.tgattr::int2[]) = 0
       AND (glicko2_guard_gaps.ratings = ANY (sc.named)
@@ -419,9 +383,14 @@ AS $$
 DECLARE
   n_gaps bigint;
   gap_text text;
+  distributed boolean;
 BEGIN
-  SELECT count(*), min(format('%s has no enabled guard for %s', g.relation, array_to_string(g.missing, ', ')))
-    INTO n_gaps, gap_text
+  SELECT count(*), min(format('%s has no enabled guard for %s', g.relation, array_to_string(g.missing, ', '))
+                       || CASE WHEN @extschema@.glicko2_citus_distributed(g.relation)
+                               THEN ' (Citus distributes it: a trigger there runs on its shards and guards nothing)'
+                               ELSE '' END),
+         bool_or(@extschema@.glicko2_citus_distributed(g.relation))
+    INTO n_gaps, gap_text, distributed
   FROM @extschema@.glicko2_guard_gaps(source, ratings) g;
   IF n_gaps > 0 AND NOT coalesce(unguarded, false) THEN
     RAISE EXCEPTION 'period % of % not closed: % (read from %)', period_text, ratings,
@@ -429,9 +398,12 @@ BEGIN
                     source
       USING ERRCODE = '55000',
             DETAIL = format('A row written there later for period %s or earlier would never be rated.', period_text),
-            HINT = format('Attach glicko2_refuse_closed_games: CALL %s.glicko2_guard_games(%L%s); or close with unguarded => true to accept that risk.',
-                          '@extschema@', source,
-                          CASE WHEN period_column = 'period' THEN '' ELSE format(', period_column => %L', period_column) END);
+            HINT = CASE WHEN distributed
+                        THEN 'No trigger can guard a table Citus distributes: close with unguarded => true to accept that risk.'
+                        ELSE format('Attach glicko2_refuse_closed_games: CALL %s.glicko2_guard_games(%L%s); or close with unguarded => true to accept that risk.',
+                                    '@extschema@', source,
+                                    CASE WHEN period_column = 'period' THEN '' ELSE format(', period_column => %L', period_column) END)
+                   END;
   END IF;
 END
 $$;
@@ -443,11 +415,13 @@ COMMENT ON FUNCTION glicko2_close_guard(regclass, regclass, text, name, boolean)
 -- score) games, both players rated, or (player, opponent_rating, score)
 -- sides, only the player rated; its parameters are $1 the period and $2 the
 -- procedure's option (text, or NULL).  n_games NULL: the number of games is
--- counted from the games (half the game sides).
+-- counted from the games (half the game sides).  advantage and home_column
+-- are only recorded (games_sql applies them).
 CREATE FUNCTION glicko2_close_apply(
   ratings regclass, source regclass, period_text text, close_number bigint,
   games_sql text, games_option text, n_games bigint,
-  tau float8, max_rd float8, history regclass, player_column name, rating_column name)
+  tau float8, max_rd float8, history regclass, player_column name, rating_column name,
+  advantage float8 DEFAULT 0, home_column name DEFAULT NULL)
   RETURNS void
   LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
   SET search_path = pg_catalog, pg_temp
@@ -503,13 +477,14 @@ BEGIN
   BEGIN
     INSERT INTO @extschema@.glicko2_closes
       (ratings, period, close_number, games_table, closed_at, closed_by,
-       players, played, new_players, games, tau, max_rd, unguarded)
+       players, played, new_players, games, tau, max_rd, unguarded, advantage, home_column)
     VALUES (glicko2_close_apply.ratings, period_text, glicko2_close_apply.close_number + 1,
             source, clock_timestamp(), current_user,
             n_players, n_played, n_new, coalesce(n_games, n_sides / 2), glicko2_close_apply.tau,
             glicko2_close_apply.max_rd,
             -- (the locks keep the guards as glicko2_close_guard found them)
-            EXISTS (SELECT FROM @extschema@.glicko2_guard_gaps(source, glicko2_close_apply.ratings)));
+            EXISTS (SELECT FROM @extschema@.glicko2_guard_gaps(source, glicko2_close_apply.ratings)),
+            glicko2_close_apply.advantage, glicko2_close_apply.home_column);
   EXCEPTION WHEN unique_violation THEN
     RAISE EXCEPTION 'period % of % not closed: another close of % committed meanwhile', period_text, ratings, ratings
       USING ERRCODE = '40001',
@@ -518,8 +493,40 @@ BEGIN
   END;
 END
 $$;
-COMMENT ON FUNCTION glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name) IS
+COMMENT ON FUNCTION glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name, float8, name) IS
   'Helper of glicko2_close_period and glicko2_close_matches: in one statement, computes every player''s new rating from the procedure''s query of games with glicko2_close_ratings (Step 6 capped at max_rd for idle players) and writes them, adds new players and writes history; records the close in glicko2_closes, with whether the source was unguarded';
+
+-- Checks a home / first-move advantage and the games' column saying who has
+-- it (glicko2_close_period, glicko2_evaluate).
+CREATE FUNCTION glicko2_advantage_check(games regclass, advantage float8, home_column name)
+  RETURNS void
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  home_type regtype;
+BEGIN
+  IF advantage IS NULL OR NOT (advantage > '-Infinity'::float8 AND advantage < 'Infinity'::float8) THEN
+    RAISE EXCEPTION 'advantage must be a finite number, not %', coalesce(advantage::text, 'NULL')
+      USING ERRCODE = CASE WHEN advantage IS NULL THEN '22004' ELSE '22003' END;
+  END IF;
+  IF advantage <> 0 AND home_column IS NULL THEN
+    RAISE EXCEPTION 'advantage % needs home_column', advantage
+      USING ERRCODE = '22023',
+            DETAIL = 'home_column names the boolean column saying which side of each game has the advantage: true the player, false the opponent, NULL neither.';
+  END IF;
+  IF home_column IS NOT NULL THEN
+    home_type := @extschema@.glicko2_column_type(games, home_column, 'home_column');
+    IF home_type <> 'boolean'::regtype THEN
+      RAISE EXCEPTION 'home_column % of % must be boolean, not %', home_column, games, home_type
+        USING ERRCODE = '42804',
+              DETAIL = 'true: the player has the advantage, false: the opponent has it, NULL: neither.';
+    END IF;
+  END IF;
+END
+$$;
+COMMENT ON FUNCTION glicko2_advantage_check(regclass, float8, name) IS
+  'Helper of glicko2_close_period and glicko2_evaluate: an error unless advantage is finite, given with home_column when not 0, and home_column is a boolean column of games';
 
 CREATE PROCEDURE glicko2_close_period(
   ratings regclass, games regclass, period anyelement,
@@ -527,7 +534,8 @@ CREATE PROCEDURE glicko2_close_period(
   player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
   period_column name DEFAULT 'period', game_player_column name DEFAULT 'player_id',
   opponent_column name DEFAULT 'opponent_id', score_column name DEFAULT 'score',
-  unguarded boolean DEFAULT false)
+  unguarded boolean DEFAULT false,
+  advantage float8 DEFAULT 0, home_column name DEFAULT NULL)
   LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
   SET datestyle = 'ISO, YMD'
@@ -538,9 +546,18 @@ DECLARE
   c record;
   score_type regtype;
   last_number bigint;
+  advantage_sql text := '';
 BEGIN
   IF ratings IS NULL OR games IS NULL OR period IS NULL THEN
     RAISE EXCEPTION 'ratings, games and period must not be NULL' USING ERRCODE = '22004';
+  END IF;
+  PERFORM @extschema@.glicko2_advantage_check(games, advantage, home_column);
+  IF home_column IS NOT NULL THEN
+    -- The player's advantage in each game, a fourth column for
+    -- glicko2_close_ratings; $2 is the advantage as text (exact: float8 out
+    -- with extra_float_digits 1 reads back to the same double).
+    advantage_sql := format(', CASE WHEN g.%1$I THEN CAST($2 AS float8) WHEN NOT g.%1$I THEN -CAST($2 AS float8) ELSE CAST(0 AS float8) END',
+                            home_column);
   END IF;
   c := @extschema@.glicko2_close_check('glicko2_close_period', ratings, games, 'games', period,
                                        tau, max_rd, history, player_column, rating_column, period_column);
@@ -560,10 +577,12 @@ BEGIN
   -- Every game is checked by glicko2_close_ratings in its one pass, before
   -- anything changes (the first bad game named).
   PERFORM @extschema@.glicko2_close_apply(ratings, games, c.period_text, last_number, format(
-      'SELECT CAST(g.%1$I AS %4$s), CAST(g.%2$I AS %4$s), g.%3$I FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)',
-      game_player_column, opponent_column, score_column, c.key_type, games, period_column, c.period_type),
-    NULL, NULL, tau, max_rd, history, player_column, rating_column);
+      'SELECT CAST(g.%1$I AS %4$s), CAST(g.%2$I AS %4$s), g.%3$I%8$s FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)',
+      game_player_column, opponent_column, score_column, c.key_type, games, period_column, c.period_type,
+      advantage_sql),
+    CASE WHEN home_column IS NOT NULL THEN advantage::text END, NULL, tau, max_rd, history,
+    player_column, rating_column, advantage, home_column);
 END
 $$;
-COMMENT ON PROCEDURE glicko2_close_period(regclass, regclass, anyelement, float8, float8, regclass, name, name, name, name, name, name, boolean) IS
-  'Closes one period for a whole ratings table, atomically and exactly once: the paper''s update for players with games (both sides of each game, pre-period ratings), Step 6 capped at max_rd for the rest, new players added; recorded in glicko2_closes and, if given, the history table (player_id, period, rating)';
+COMMENT ON PROCEDURE glicko2_close_period(regclass, regclass, anyelement, float8, float8, regclass, name, name, name, name, name, name, boolean, float8, name) IS
+  'Closes one period for a whole ratings table, atomically and exactly once: the paper''s update for players with games (both sides of each game, pre-period ratings), Step 6 capped at max_rd for the rest, new players added; with home_column, the side it marks (true: the player, false: the opponent) counts advantage points more in each game''s E; recorded in glicko2_closes and, if given, the history table (player_id, period, rating)';
