@@ -86,74 +86,10 @@ COMMENT ON FUNCTION glicko2_column_type(regclass, name, text) IS
 -- partition of (at any level), or from a view reading any of these.
 CREATE FUNCTION glicko2_guard_scope(guard oid, OUT named regclass[], OUT games regclass[],
                                     OUT period_column name)
-  LANGUAGE plpgsql STABLE PARALLEL SAFE
-  SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-  t record;
-  raw bytea;
-  pos int;
-  arg text;
-  parts text[];
-BEGIN
-  SELECT tg.tgrelid::regclass AS rel, tg.tgname, tg.tgargs, tg.tgnargs, n.nspname INTO t
-  FROM pg_trigger tg JOIN pg_class c ON c.oid = tg.tgrelid
-  JOIN pg_namespace n ON n.oid = c.relnamespace
-  WHERE tg.oid = guard;
-  IF NOT FOUND THEN
-    RAISE EXCEPTION 'trigger with OID % does not exist', guard USING ERRCODE = '42704';
-  END IF;
-  named := '{}';
-  period_column := 'period';
-  raw := t.tgargs;
-  FOR i IN 1 .. t.tgnargs LOOP
-    pos := position(decode('00', 'hex') IN raw);
-    arg := convert_from(substring(raw FROM 1 FOR pos - 1), getdatabaseencoding());
-    raw := substring(raw FROM pos + 1);
-    IF arg LIKE 'period_column=%' THEN
-      period_column := substr(arg, length('period_column=') + 1);
-      CONTINUE;
-    END IF;
-    parts := parse_ident(arg);
-    IF cardinality(parts) = 1 THEN
-      parts := ARRAY[t.nspname::text] || parts;
-    END IF;
-    named := named || to_regclass(format('%I.%I', parts[1], parts[2]));
-    IF named[cardinality(named)] IS NULL THEN
-      RAISE EXCEPTION 'ratings table % named by trigger % on % does not exist', arg, t.tgname, t.rel
-        USING ERRCODE = '42P01';
-    END IF;
-  END LOOP;
-  IF cardinality(named) = 0 THEN
-    WITH RECURSIVE readers(r) AS (
-      SELECT x.r FROM (SELECT t.rel UNION SELECT a.relid FROM pg_partition_ancestors(t.rel) a) x(r)
-      UNION
-      SELECT w.ev_class::regclass
-      FROM readers JOIN pg_depend d ON d.refclassid = 'pg_class'::regclass AND d.refobjid = readers.r
-                                   AND d.classid = 'pg_rewrite'::regclass
-      JOIN pg_rewrite w ON w.oid = d.objid AND w.ev_class <> readers.r
-    )
-    SELECT array_agg(readers.r) INTO games FROM readers;
-  END IF;
-END
-$$;
+  AS 'MODULE_PATHNAME', 'glicko2_guard_scope'
+  LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION glicko2_guard_scope(oid) IS
   'What the guard trigger with this OID covers: the ratings tables its arguments name, or else the tables and views whose closes it guards (its table, the partitioned tables above it, views reading them); and its period column';
-
--- The last period closed of each ratings table a guard trigger covers.
-CREATE FUNCTION glicko2_guard_closes(guard oid)
-  RETURNS TABLE (ratings text, period text, period_column name)
-  LANGUAGE sql STABLE PARALLEL SAFE
-  SET search_path = pg_catalog, pg_temp
-AS $$
-  SELECT DISTINCT ON (c.ratings) c.ratings::text, c.period, s.period_column
-  FROM @extschema@.glicko2_guard_scope(guard) s, @extschema@.glicko2_closes c
-  WHERE CASE WHEN cardinality(s.named) = 0 THEN c.games_table = ANY (s.games)
-             ELSE c.ratings = ANY (s.named) END
-  ORDER BY c.ratings, c.close_number DESC
-$$;
-COMMENT ON FUNCTION glicko2_guard_closes(oid) IS
-  'The last period closed of each ratings table that the guard trigger with this OID covers, with the period column it reads';
 
 CREATE FUNCTION glicko2_refuse_closed_games()
   RETURNS trigger
@@ -161,6 +97,29 @@ CREATE FUNCTION glicko2_refuse_closed_games()
   LANGUAGE C;
 COMMENT ON FUNCTION glicko2_refuse_closed_games() IS
   'Guard trigger of a games table: BEFORE INSERT OR UPDATE OR DELETE ... FOR EACH ROW refuses a game at or before the last period closed by glicko2_close_period, BEFORE TRUNCATE ... FOR EACH STATEMENT refuses emptying a table holding such games (arguments: the ratings tables it feeds, default every close read from this table, a partitioned table above it or a view over them; ''period_column=name'')';
+
+-- Citus runs a distributed table's triggers on its shards, on the workers,
+-- where glicko2_closes (a coordinator table) is empty and the relation is
+-- the shard: a guard trigger there guards nothing.  The catalog is read only
+-- where Citus is installed.
+CREATE FUNCTION glicko2_citus_distributed(relation regclass)
+  RETURNS boolean
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  found boolean;
+BEGIN
+  IF to_regclass('pg_catalog.pg_dist_partition') IS NULL THEN
+    RETURN false;
+  END IF;
+  EXECUTE 'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_partition WHERE logicalrelid OPERATOR(pg_catalog.=) $1)'
+    INTO found USING relation;
+  RETURN found;
+END
+$$;
+COMMENT ON FUNCTION glicko2_citus_distributed(regclass) IS
+  'Helper of glicko2_guard_gaps: whether Citus distributes this table (its triggers then run on the shards and cannot guard a close)';
 
 -- Where a close of ratings from games would leave a game unguarded: every
 -- table the games are read from (through views, partitions at every level)
@@ -188,6 +147,7 @@ AS $$
     SELECT t.tgrelid, t.tgtype::int AS tgtype, sc.period_column
     FROM pg_trigger t, LATERAL @extschema@.glicko2_guard_scope(t.oid) sc
     WHERE t.tgrelid IN (SELECT r FROM rel)
+      AND NOT @extschema@.glicko2_citus_distributed(t.tgrelid)
       AND t.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
       AND t.tgenabled IN ('O', 'A') AND t.tgqual IS NULL AND cardinality(t.tgattr::int2[]) = 0
       AND (glicko2_guard_gaps.ratings = ANY (sc.named)
@@ -423,9 +383,14 @@ AS $$
 DECLARE
   n_gaps bigint;
   gap_text text;
+  distributed boolean;
 BEGIN
-  SELECT count(*), min(format('%s has no enabled guard for %s', g.relation, array_to_string(g.missing, ', ')))
-    INTO n_gaps, gap_text
+  SELECT count(*), min(format('%s has no enabled guard for %s', g.relation, array_to_string(g.missing, ', '))
+                       || CASE WHEN @extschema@.glicko2_citus_distributed(g.relation)
+                               THEN ' (Citus distributes it: a trigger there runs on its shards and guards nothing)'
+                               ELSE '' END),
+         bool_or(@extschema@.glicko2_citus_distributed(g.relation))
+    INTO n_gaps, gap_text, distributed
   FROM @extschema@.glicko2_guard_gaps(source, ratings) g;
   IF n_gaps > 0 AND NOT coalesce(unguarded, false) THEN
     RAISE EXCEPTION 'period % of % not closed: % (read from %)', period_text, ratings,
@@ -433,9 +398,12 @@ BEGIN
                     source
       USING ERRCODE = '55000',
             DETAIL = format('A row written there later for period %s or earlier would never be rated.', period_text),
-            HINT = format('Attach glicko2_refuse_closed_games: CALL %s.glicko2_guard_games(%L%s); or close with unguarded => true to accept that risk.',
-                          '@extschema@', source,
-                          CASE WHEN period_column = 'period' THEN '' ELSE format(', period_column => %L', period_column) END);
+            HINT = CASE WHEN distributed
+                        THEN 'No trigger can guard a table Citus distributes: close with unguarded => true to accept that risk.'
+                        ELSE format('Attach glicko2_refuse_closed_games: CALL %s.glicko2_guard_games(%L%s); or close with unguarded => true to accept that risk.',
+                                    '@extschema@', source,
+                                    CASE WHEN period_column = 'period' THEN '' ELSE format(', period_column => %L', period_column) END)
+                   END;
   END IF;
 END
 $$;

@@ -60,6 +60,7 @@
 #include "utils/float.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/tuplestore.h"
 #include "utils/typcache.h"
 #include "utils/varlena.h"
 

@@ -4,10 +4,11 @@
  * close has closed (BEFORE ... FOR EACH ROW), and a TRUNCATE of a table that
  * holds such games (BEFORE TRUNCATE ... FOR EACH STATEMENT).
  *
- * Which closes a trigger guards is decided in SQL, by glicko2_guard_closes
- * (the same scope the close checks with glicko2_guard_gaps).  This file only
- * keeps its answer per trigger and compares each row's period with it, so a
- * written row costs one comparison.
+ * Which closes a trigger guards is its scope (guard_scope, which SQL calls
+ * as glicko2_guard_scope: the close checks the guards with the same
+ * function, in glicko2_guard_gaps).  The trigger reads the closes in that
+ * scope once per statement, keeps the latest closed period per trigger and
+ * compares each row's period with it, so a written row costs one comparison.
  *
  * The answer is kept until the command counter moves or the transaction
  * ends.  That is safe because the executor holds ROW EXCLUSIVE on the table
@@ -19,21 +20,203 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/table.h"
 #include "access/xact.h"
+#include "catalog/indexing.h"
+#include "catalog/namespace.h"
+#include "catalog/partition.h"
+#include "catalog/pg_depend.h"
+#include "catalog/pg_rewrite.h"
+#include "catalog/pg_trigger.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "executor/spi.h"
 #include "fmgr.h"
+#include "funcapi.h"
 #include "lib/stringinfo.h"
+#include "nodes/makefuncs.h"
+#include "nodes/parsenodes.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 #include "utils/typcache.h"
+#include "utils/varlena.h"
 
 #include "compat.h"
+
+/* The table a rule (of a view) belongs to. */
+static Oid
+rule_relation(Oid rule)
+{
+	Relation	rewrite = table_open(RewriteRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	Oid			relid = InvalidOid;
+
+	ScanKeyInit(&key, Anum_pg_rewrite_oid, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(rule));
+	scan = systable_beginscan(rewrite, RewriteOidIndexId, true, NULL, 1, &key);
+	if (HeapTupleIsValid(tuple = systable_getnext(scan)))
+		relid = ((Form_pg_rewrite) GETSTRUCT(tuple))->ev_class;
+	systable_endscan(scan);
+	table_close(rewrite, AccessShareLock);
+	return relid;
+}
+
+/* Appends to views the views (and materialized views) whose rules read relid. */
+static List *
+add_readers(List *views, Oid relid)
+{
+	Relation	depend = table_open(DependRelationId, AccessShareLock);
+	ScanKeyData keys[2];
+	SysScanDesc scan;
+	HeapTuple	tuple;
+
+	ScanKeyInit(&keys[0], Anum_pg_depend_refclassid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(RelationRelationId));
+	ScanKeyInit(&keys[1], Anum_pg_depend_refobjid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(relid));
+	scan = systable_beginscan(depend, DependReferenceIndexId, true, NULL, 2, keys);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Form_pg_depend d = (Form_pg_depend) GETSTRUCT(tuple);
+		Oid			view;
+
+		if (d->classid != RewriteRelationId)
+			continue;
+		view = rule_relation(d->objid);
+		if (OidIsValid(view) && view != relid && !list_member_oid(views, view))
+			views = lappend_oid(views, view);
+	}
+	systable_endscan(scan);
+	table_close(depend, AccessShareLock);
+	return views;
+}
+
+/*
+ * What a guard trigger on relid with these arguments covers: the ratings
+ * tables its arguments name (unqualified: in relid's schema), or else every
+ * close read from relid, from a partitioned table above it (at any level)
+ * or from a view reading any of these (views over views too); and the
+ * period column ('period_column=name', default period).
+ */
+static void
+guard_scope(Oid relid, const char *tgname, int nargs, char **args,
+			List **named, List **games, char **period_column)
+{
+	char	   *schema = get_namespace_name(get_rel_namespace(relid));
+	int			i;
+
+	*named = NIL;
+	*games = NIL;
+	*period_column = pstrdup("period");
+	for (i = 0; i < nargs; i++)
+	{
+		List	   *names;
+		Oid			ratings;
+
+		if (strncmp(args[i], "period_column=", strlen("period_column=")) == 0)
+		{
+			*period_column = pstrdup(args[i] + strlen("period_column="));
+			continue;
+		}
+		names = textToQualifiedNameList(cstring_to_text(args[i]));
+		if (list_length(names) == 1)
+			names = lcons(makeString(schema), names);
+		ratings = RangeVarGetRelid(makeRangeVarFromNameList(names), NoLock, true);
+		if (!OidIsValid(ratings))
+			ereport(ERROR,
+					errcode(ERRCODE_UNDEFINED_TABLE),
+					errmsg("ratings table %s named by trigger %s on %s does not exist",
+						   args[i], tgname, quote_qualified_identifier(schema, get_rel_name(relid))));
+		*named = lappend_oid(*named, ratings);
+	}
+	if (*named != NIL)
+		return;
+	*games = lcons_oid(relid, get_partition_ancestors(relid));
+	/* (the list grows as views are found; each relation is added once) */
+	for (i = 0; i < list_length(*games); i++)
+		*games = add_readers(*games, list_nth_oid(*games, i));
+}
+
+static Datum
+regclass_array(List *oids)
+{
+	Datum	   *elems = palloc(sizeof(Datum) * (list_length(oids) + 1));
+	ListCell   *lc;
+	int			n = 0;
+
+	foreach(lc, oids)
+		elems[n++] = ObjectIdGetDatum(lfirst_oid(lc));
+	return PointerGetDatum(construct_array(elems, n, REGCLASSOID, sizeof(Oid), true, TYPALIGN_INT));
+}
+
+/* glicko2_guard_scope(guard oid): guard_scope of the trigger with that OID. */
+PG_FUNCTION_INFO_V1(glicko2_guard_scope);
+Datum
+glicko2_guard_scope(PG_FUNCTION_ARGS)
+{
+	Oid			guard = PG_GETARG_OID(0);
+	Relation	triggers;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	Oid			relid;
+	char	   *tgname;
+	int			nargs;
+	char	  **args;
+	List	   *named;
+	List	   *games;
+	char	   *period_column;
+	TupleDesc	desc;
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "glicko2_guard_scope must return a record");
+	triggers = table_open(TriggerRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_trigger_oid, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(guard));
+	scan = systable_beginscan(triggers, TriggerOidIndexId, true, NULL, 1, &key);
+	tuple = systable_getnext(scan);
+	if (!HeapTupleIsValid(tuple))
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_OBJECT),
+				errmsg("trigger with OID %u does not exist", guard));
+	relid = ((Form_pg_trigger) GETSTRUCT(tuple))->tgrelid;
+	tgname = pstrdup(NameStr(((Form_pg_trigger) GETSTRUCT(tuple))->tgname));
+	nargs = ((Form_pg_trigger) GETSTRUCT(tuple))->tgnargs;
+	args = palloc(sizeof(char *) * (nargs + 1));
+	if (nargs > 0)
+	{
+		bool		isnull;
+		bytea	   *raw = DatumGetByteaPP(heap_getattr(tuple, Anum_pg_trigger_tgargs,
+													   RelationGetDescr(triggers), &isnull));
+		char	   *p = VARDATA_ANY(raw);
+		int			i;
+
+		/* (NUL-separated, as RelationBuildTriggers reads them) */
+		for (i = 0; i < nargs; i++)
+		{
+			args[i] = pstrdup(p);
+			p += strlen(p) + 1;
+		}
+	}
+	systable_endscan(scan);
+	table_close(triggers, AccessShareLock);
+
+	guard_scope(relid, tgname, nargs, args, &named, &games, &period_column);
+	values[0] = regclass_array(named);
+	values[1] = regclass_array(games);
+	values[2] = DirectFunctionCall1(namein, CStringGetDatum(period_column));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}
 
 /* What one trigger (a partition's clone is a trigger of its own) guards. */
 typedef struct GuardState
@@ -137,20 +320,63 @@ compare_periods(GuardState *s, Datum a, Datum b)
 	return DatumGetInt32(FunctionCall2Coll(s->cmp, s->collation, a, b));
 }
 
+static char *
+qualified_name(Oid relid)
+{
+	return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)), get_rel_name(relid));
+}
+
+/*
+ * The query of the closes a scope covers, latest first for each ratings
+ * table: prepared once per backend (per extension schema: the guard
+ * function's); schema-qualified and with no operator found by name, as it
+ * runs under the writer's search_path.
+ */
+static SPIPlanPtr
+closes_plan(Oid fn_oid)
+{
+	static SPIPlanPtr plan = NULL;
+	static Oid	plan_fn = InvalidOid;
+	Oid			argtypes[2] = {REGCLASSARRAYOID, REGCLASSARRAYOID};
+	char	   *query;
+
+	if (plan != NULL && plan_fn == fn_oid)
+		return plan;
+	if (plan != NULL)
+		SPI_freeplan(plan);
+	plan = NULL;
+	query = psprintf("SELECT c.ratings, c.period FROM %s.glicko2_closes c"
+					 " WHERE c.ratings OPERATOR(pg_catalog.=) ANY ($1)"
+					 " OR c.games_table OPERATOR(pg_catalog.=) ANY ($2)"
+					 " ORDER BY c.ratings, c.close_number DESC",
+					 quote_identifier(get_namespace_name(get_func_namespace(fn_oid))));
+	/* (a generic plan: planning per statement would cost more than the query) */
+	plan = SPI_prepare_cursor(query, 2, argtypes, CURSOR_OPT_GENERIC_PLAN);
+	if (plan == NULL || SPI_keepplan(plan) != 0)
+		elog(ERROR, "SPI_prepare failed: %s", query);
+	plan_fn = fn_oid;
+	return plan;
+}
+
 /*
  * Reads what the trigger guards: the last period closed of each ratings
- * table it covers, keeping the latest (in the period column's type).
+ * table it covers, keeping the latest (in the period column's type).  The
+ * query sees every close committed before now (a writer that waited for a
+ * close's lock sees that close, whatever its isolation level), and being
+ * read-only it leaves the command counter alone.
  */
 static void
 read_closes(GuardState *s, TriggerData *td, Oid fn_oid)
 {
 	Relation	rel = td->tg_relation;
-	char	   *schema = get_namespace_name(get_func_namespace(fn_oid));
-	Oid			argtypes[1] = {OIDOID};
-	Datum		values[1];
-	char	   *query;
+	Trigger    *trigger = td->tg_trigger;
+	List	   *named;
+	List	   *games;
+	char	   *period_column;
+	Datum		values[2];
+	Oid			previous = InvalidOid;
 	uint64		i;
-	MemoryContext old;
+	int			ret;
 
 	if (s->valid && s->closed)
 	{
@@ -162,25 +388,34 @@ read_closes(GuardState *s, TriggerData *td, Oid fn_oid)
 	s->valid = false;
 	s->closed = false;
 
-	query = psprintf("SELECT g.ratings, g.period, g.period_column FROM %s.glicko2_guard_closes($1) g",
-					 quote_identifier(schema));
-	values[0] = ObjectIdGetDatum(td->tg_trigger->tgoid);
+	guard_scope(RelationGetRelid(rel), trigger->tgname, trigger->tgnargs, trigger->tgargs,
+				&named, &games, &period_column);
+	values[0] = regclass_array(named);
+	values[1] = regclass_array(games);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	if (SPI_execute_with_args(query, 1, argtypes, values, NULL, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "SPI_execute_with_args failed: %s", query);
+	/* (the latest snapshot, also under REPEATABLE READ: a close committed after the writer's snapshot still counts) */
+	PushActiveSnapshot(GetLatestSnapshot());
+	ret = SPI_execute_plan(closes_plan(fn_oid), values, NULL, true, 0);
+	PopActiveSnapshot();
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute_plan failed");
+	if (SPI_processed > 0)
+		read_period_column(s, rel, period_column);
 	for (i = 0; i < SPI_processed; i++)
 	{
-		HeapTuple	tuple = SPI_tuptable->vals[i];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
-		char	   *ratings = SPI_getvalue(tuple, desc, 1);
-		char	   *period = SPI_getvalue(tuple, desc, 2);
+		bool		isnull;
+		Oid			ratings = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
+		char	   *period;
 		Oid			input;
 		Oid			ioparam;
 		Datum		value;
+		MemoryContext old;
 
-		if (i == 0)
-			read_period_column(s, rel, SPI_getvalue(tuple, desc, 3));
+		if (ratings == previous)	/* (not the last close of this ratings table) */
+			continue;
+		previous = ratings;
+		period = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2);
 		getTypeInputInfo(s->typid, &input, &ioparam);
 		old = MemoryContextSwitchTo(guard_cxt);
 		value = OidInputFunctionCall(input, period, ioparam, -1);
@@ -195,7 +430,7 @@ read_closes(GuardState *s, TriggerData *td, Oid fn_oid)
 			}
 			s->last = value;
 			s->last_text = pstrdup(period);
-			s->ratings = pstrdup(ratings);
+			s->ratings = qualified_name(ratings);
 			s->closed = true;
 		}
 		else if (!s->typbyval)
@@ -203,7 +438,6 @@ read_closes(GuardState *s, TriggerData *td, Oid fn_oid)
 		MemoryContextSwitchTo(old);
 	}
 	SPI_finish();
-	/* SPI moved the command counter (a statement not read-only): read it after. */
 	s->cid = GetCurrentCommandId(false);
 	s->valid = true;
 }

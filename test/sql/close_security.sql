@@ -69,7 +69,7 @@ SELECT p.oid::regprocedure AS routine, l.lanname, p.prosecdef AS security_define
        'search_path=pg_catalog, pg_temp' = ANY (p.proconfig) AS search_path_pinned
 FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
 WHERE p.proname IN ('glicko2_close_period', 'glicko2_refuse_closed_games', 'glicko2_column_type',
-                    'glicko2_guard_scope', 'glicko2_guard_closes', 'glicko2_guard_gaps', 'glicko2_guard_games')
+                    'glicko2_guard_scope', 'glicko2_guard_gaps', 'glicko2_guard_games')
 ORDER BY 1;
 
 DELETE FROM glicko2_closes WHERE games_table IN ('close_sec.games'::regclass, 'close_sec.league_games'::regclass);
