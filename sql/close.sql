@@ -19,6 +19,9 @@ CREATE TABLE glicko2_closes (
   games        bigint      NOT NULL CHECK (games >= 0),
   tau          float8      NOT NULL,
   max_rd       float8,
+  unguarded    boolean     NOT NULL DEFAULT false,
+  advantage    float8      NOT NULL DEFAULT 0,
+  home_column  name,
   PRIMARY KEY (ratings, period),
   UNIQUE (ratings, close_number)
 );
@@ -36,6 +39,9 @@ COMMENT ON COLUMN glicko2_closes.new_players IS 'Players added to the ratings ta
 COMMENT ON COLUMN glicko2_closes.games IS 'Rows of the games (or matches) table rated';
 COMMENT ON COLUMN glicko2_closes.tau IS 'System constant tau used';
 COMMENT ON COLUMN glicko2_closes.max_rd IS 'RD cap of idle players (NULL: no cap)';
+COMMENT ON COLUMN glicko2_closes.advantage IS 'Home / first-move advantage in rating points given to the side that home_column marked (0: none)';
+COMMENT ON COLUMN glicko2_closes.home_column IS 'The games'' boolean column saying which side had the advantage (NULL: none); glicko2_recompute closes again with it';
+COMMENT ON COLUMN glicko2_closes.unguarded IS 'Closed with unguarded => true while a table the games were read from had no guard trigger covering the close: a game written later to a closed period may never be rated';
 
 SELECT pg_catalog.pg_extension_config_dump('glicko2_closes', '');
 
@@ -73,74 +79,220 @@ $$;
 COMMENT ON FUNCTION glicko2_column_type(regclass, name, text) IS
   'Helper of glicko2_close_period: the type of column col of rel, or an error naming the column and the argument that names it';
 
+-- What a guard trigger (glicko2_refuse_closed_games) covers.  Its arguments
+-- name ratings tables (unqualified: in the schema of the trigger's table)
+-- and optionally 'period_column=name'.  Without ratings tables it covers
+-- every close read from its table, from a partitioned table its table is a
+-- partition of (at any level), or from a view reading any of these.
+CREATE FUNCTION glicko2_guard_scope(guard oid, OUT named regclass[], OUT games regclass[],
+                                    OUT period_column name)
+  AS 'MODULE_PATHNAME', 'glicko2_guard_scope'
+  LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_guard_scope(oid) IS
+  'What the guard trigger with this OID covers: the ratings tables its arguments name, or else the tables and views whose closes it guards (its table, the partitioned tables above it, views reading them); and its period column';
+
 CREATE FUNCTION glicko2_refuse_closed_games()
   RETURNS trigger
+  AS 'MODULE_PATHNAME', 'glicko2_refuse_closed_games'
+  LANGUAGE C;
+COMMENT ON FUNCTION glicko2_refuse_closed_games() IS
+  'Guard trigger of a games table: BEFORE INSERT OR UPDATE OR DELETE ... FOR EACH ROW refuses a game at or before the last period closed by glicko2_close_period, BEFORE TRUNCATE ... FOR EACH STATEMENT refuses emptying a table holding such games (arguments: the ratings tables it feeds, default every close read from this table, a partitioned table above it or a view over them; ''period_column=name'')';
+
+-- Citus runs a distributed table's triggers on its shards, on the workers,
+-- where glicko2_closes (a coordinator table) is empty and the relation is
+-- the shard: a guard trigger there guards nothing.  The catalog is read only
+-- where Citus is installed.
+CREATE FUNCTION glicko2_citus_distributed(relation regclass)
+  RETURNS boolean
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  found boolean;
+BEGIN
+  IF to_regclass('pg_catalog.pg_dist_partition') IS NULL THEN
+    RETURN false;
+  END IF;
+  EXECUTE 'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_partition WHERE logicalrelid OPERATOR(pg_catalog.=) $1)'
+    INTO found USING relation;
+  RETURN found;
+END
+$$;
+COMMENT ON FUNCTION glicko2_citus_distributed(regclass) IS
+  'Helper of glicko2_guard_gaps: whether Citus distributes this table (its triggers then run on the shards and cannot guard a close)';
+
+-- Where a close of ratings from games would leave a game unguarded: every
+-- table the games are read from (through views, partitions at every level)
+-- needs enabled guard triggers covering this close, for INSERT, UPDATE and
+-- DELETE (on a partitioned table too: partitions attached later get its
+-- row triggers) and TRUNCATE (not on foreign tables, which cannot have it).
+-- With ratings NULL: guards without arguments (those glicko2_guard_games attaches).
+CREATE FUNCTION glicko2_guard_gaps(games regclass, ratings regclass)
+  RETURNS TABLE (relation regclass, missing text[])
+  LANGUAGE sql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+  WITH RECURSIVE source(r) AS (
+    SELECT glicko2_guard_gaps.games
+    UNION
+    SELECT d.refobjid::regclass
+    FROM source JOIN pg_class v ON v.oid = source.r AND v.relkind = 'v'
+    JOIN pg_rewrite w ON w.ev_class = v.oid
+    JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = w.oid
+                    AND d.refclassid = 'pg_class'::regclass AND d.refobjid <> v.oid
+  ), rel AS (
+    SELECT DISTINCT coalesce(p.relid, s.r) AS r
+    FROM source s LEFT JOIN LATERAL pg_partition_tree(s.r) p ON true
+  ), guard AS (
+    SELECT t.tgrelid, t.tgtype::int AS tgtype, sc.period_column
+    FROM pg_trigger t, LATERAL @extschema@.glicko2_guard_scope(t.oid) sc
+    WHERE t.tgrelid IN (SELECT r FROM rel)
+      AND NOT @extschema@.glicko2_citus_distributed(t.tgrelid)
+      AND t.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
+      AND t.tgenabled IN ('O', 'A') AND t.tgqual IS NULL AND cardinality(t.tgattr::int2[]) = 0
+      AND (glicko2_guard_gaps.ratings = ANY (sc.named)
+           OR (cardinality(sc.named) = 0 AND glicko2_guard_gaps.games = ANY (sc.games)))
+      AND (t.tgtype::int & 2) <> 0
+  ), need AS (
+    SELECT rel.r, c.relkind, e.ord, e.event, e.bit
+    FROM rel JOIN pg_class c ON c.oid = rel.r
+    CROSS JOIN (VALUES (1, 'insert', 4), (2, 'update', 16), (3, 'delete', 8), (4, 'truncate', 32)) e(ord, event, bit)
+    WHERE c.relkind IN ('r', 'p', 'f') AND NOT (c.relkind = 'f' AND e.bit = 32)
+  )
+  SELECT n.r, array_agg(n.event ORDER BY n.ord)
+  FROM need n
+  WHERE NOT EXISTS (SELECT FROM guard g
+                    WHERE g.tgrelid = n.r AND (g.tgtype & n.bit) <> 0
+                      AND ((g.tgtype & 1) = 1) = (n.bit <> 32)
+                      AND EXISTS (SELECT FROM pg_attribute a
+                                  WHERE a.attrelid = n.r AND a.attname = g.period_column
+                                    AND a.attnum > 0 AND NOT a.attisdropped))
+  GROUP BY n.r
+  ORDER BY n.r::text
+$$;
+COMMENT ON FUNCTION glicko2_guard_gaps(regclass, regclass) IS
+  'Helper of glicko2_close_period: each table a close of ratings from games reads (through views and partitions at every level) that lacks an enabled glicko2_refuse_closed_games trigger covering the close, and for which events';
+
+-- Attaches the guard triggers (without arguments: they cover every close
+-- read from games) wherever glicko2_guard_gaps finds them missing.
+CREATE PROCEDURE glicko2_guard_games(games regclass, period_column name DEFAULT 'period')
   LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-  guarded regclass[] := '{}';
-  arg text;
-  parts text[];
-  col name := 'period';
-  col_type regtype;
-  last record;
-  game record;
-  game_period text;
-  is_closed boolean;
+  gap record;
+  args text := CASE WHEN period_column = 'period' THEN ''
+                    ELSE quote_literal('period_column=' || period_column) END;
 BEGIN
-  IF TG_LEVEL <> 'ROW' OR TG_WHEN <> 'BEFORE' THEN
-    RAISE EXCEPTION 'glicko2_refuse_closed_games must be a BEFORE ... FOR EACH ROW trigger'
-      USING ERRCODE = '39P01';
+  IF games IS NULL OR period_column IS NULL THEN
+    RAISE EXCEPTION 'games and period_column must not be NULL' USING ERRCODE = '22004';
   END IF;
-  -- Arguments: ratings tables (unqualified: the games table's schema), and
-  -- optionally 'period_column=name'.
-  FOREACH arg IN ARRAY coalesce(TG_ARGV, '{}'::text[]) LOOP
-    IF arg LIKE 'period_column=%' THEN
-      col := substr(arg, length('period_column=') + 1);
-      CONTINUE;
+  -- Partitioned tables first, so that their partitions get the row trigger as a clone.
+  FOR gap IN SELECT g.* FROM @extschema@.glicko2_guard_gaps(games, NULL) g
+             ORDER BY (SELECT count(*) FROM pg_partition_ancestors(g.relation)), g.relation::text LOOP
+    -- (a partition has the row trigger once its parent has it, as a clone)
+    IF gap.missing && ARRAY['insert', 'update', 'delete']
+       AND EXISTS (SELECT FROM @extschema@.glicko2_guard_gaps(games, NULL) g
+                   WHERE g.relation = gap.relation AND g.missing && ARRAY['insert', 'update', 'delete']) THEN
+      EXECUTE format('CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON %s'
+                     ' FOR EACH ROW EXECUTE FUNCTION @extschema@.glicko2_refuse_closed_games(%s)',
+                     gap.relation, args);
     END IF;
-    parts := parse_ident(arg);
-    IF cardinality(parts) = 1 THEN
-      parts := ARRAY[TG_TABLE_SCHEMA::text] || parts;
-    END IF;
-    guarded := guarded || to_regclass(format('%I.%I', parts[1], parts[2]));
-    IF guarded[cardinality(guarded)] IS NULL THEN
-      RAISE EXCEPTION 'ratings table % named by trigger % on % does not exist', arg, TG_NAME, TG_RELID::regclass
-        USING ERRCODE = '42P01';
+    IF 'truncate' = ANY (gap.missing) THEN
+      EXECUTE format('CREATE TRIGGER refuse_closed_truncate BEFORE TRUNCATE ON %s'
+                     ' FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.glicko2_refuse_closed_games(%s)',
+                     gap.relation, args);
     END IF;
   END LOOP;
-
-  -- The last period closed of each ratings table this table feeds.
-  FOR last IN
-    SELECT DISTINCT ON (c.ratings) c.ratings, c.period
-    FROM @extschema@.glicko2_closes c
-    WHERE CASE WHEN cardinality(guarded) = 0 THEN c.games_table = TG_RELID
-               ELSE c.ratings = ANY (guarded) END
-    ORDER BY c.ratings, c.close_number DESC
-  LOOP
-    col_type := coalesce(col_type,
-                         @extschema@.glicko2_column_type(TG_RELID, col, 'period_column'));
-    FOREACH game IN ARRAY CASE TG_OP WHEN 'INSERT' THEN ARRAY[NEW]
-                                     WHEN 'DELETE' THEN ARRAY[OLD]
-                                     ELSE ARRAY[OLD, NEW] END LOOP
-      EXECUTE format('SELECT ($1).%1$I::text, ($1).%1$I <= CAST($2 AS %2$s)', col, col_type)
-        INTO game_period, is_closed USING game, last.period;
-      IF is_closed THEN
-        RAISE EXCEPTION '% of a game in period % refused: % has closed period %',
-                        lower(TG_OP), game_period, last.ratings, last.period
-          USING ERRCODE = '55000',
-                DETAIL = format('Periods up to %s of %s are closed; a game written there would never be rated.',
-                                last.period, last.ratings),
-                HINT = 'Write the game to a period that is still open.';
-      END IF;
-    END LOOP;
-  END LOOP;
-  RETURN CASE TG_OP WHEN 'DELETE' THEN OLD ELSE NEW END;
 END
 $$;
-COMMENT ON FUNCTION glicko2_refuse_closed_games() IS
-  'BEFORE INSERT OR UPDATE OR DELETE ... FOR EACH ROW trigger for a games table: refuses a game whose period is at or before the last period closed by glicko2_close_period (arguments: the ratings tables it feeds, default those closed from this table; ''period_column=name'')';
+COMMENT ON PROCEDURE glicko2_guard_games(regclass, name) IS
+  'Attaches glicko2_refuse_closed_games (BEFORE INSERT OR UPDATE OR DELETE per row, BEFORE TRUNCATE per statement) to every table and partition games are read from that lacks it; needs the TRIGGER privilege on them';
+
+-- A partition created in or attached to a guarded partitioned table gets
+-- the row guard from PostgreSQL (a clone) but no TRUNCATE guard, and an
+-- attached table may already hold games of closed periods, which no row
+-- trigger sees arrive and no close will rate.  At the end of CREATE TABLE
+-- and ALTER TABLE, each such new partition (an enabled row guard cloned from
+-- its parent, no TRUNCATE guard, a parent that has one) is refused if it
+-- holds a game at or before a period its guard covers as closed, and
+-- otherwise gets its parent's TRUNCATE guard.
+CREATE FUNCTION glicko2_guard_new_partitions()
+  RETURNS event_trigger
+  LANGUAGE plpgsql
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  part record;
+  scope record;
+  last record;
+  col_type regtype;
+  raw bytea;
+  pos int;
+  args text[];
+  found text;
+  created boolean := true;
+BEGIN
+  -- (again while a pass guarded a partition: its own partitions come next)
+  WHILE created LOOP
+    created := false;
+    FOR part IN
+      SELECT DISTINCT t.relid::regclass AS rel, rg.oid AS row_guard, pt.tgargs, pt.tgnargs
+      FROM pg_event_trigger_ddl_commands() c
+      CROSS JOIN LATERAL pg_partition_tree(c.objid) t
+      JOIN pg_inherits i ON i.inhrelid = t.relid
+      JOIN pg_trigger rg ON rg.tgrelid = t.relid AND rg.tgparentid <> 0 AND rg.tgenabled IN ('O', 'A')
+                        AND rg.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
+      JOIN pg_trigger pt ON pt.tgrelid = i.inhparent AND (pt.tgtype::int & 32) <> 0
+                        AND pt.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
+      WHERE c.classid = 'pg_class'::regclass AND c.command_tag IN ('CREATE TABLE', 'ALTER TABLE')
+        AND NOT EXISTS (SELECT FROM pg_trigger x
+                        WHERE x.tgrelid = t.relid AND (x.tgtype::int & 32) <> 0
+                          AND x.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure)
+    LOOP
+      scope := @extschema@.glicko2_guard_scope(part.row_guard);
+      col_type := NULL;
+      FOR last IN
+        SELECT DISTINCT ON (c.ratings) c.ratings, c.period
+        FROM @extschema@.glicko2_closes c
+        WHERE c.ratings = ANY (scope.named) OR c.games_table = ANY (scope.games)
+        ORDER BY c.ratings, c.close_number DESC
+      LOOP
+        col_type := coalesce(col_type, @extschema@.glicko2_column_type(part.rel, scope.period_column, 'period_column'));
+        EXECUTE format('SELECT CAST(g.%1$I AS text) FROM %2$s g WHERE g.%1$I <= CAST($1 AS %3$s) ORDER BY g.%1$I LIMIT 1',
+                       scope.period_column, part.rel, col_type)
+          INTO found USING last.period;
+        IF found IS NOT NULL THEN
+          RAISE EXCEPTION 'partition % refused: it holds games of period %, and % has closed period %',
+                          part.rel, found, last.ratings, last.period
+            USING ERRCODE = '55000',
+                  DETAIL = 'Games of a closed period attached in a partition would never be rated.',
+                  HINT = 'Write them to an open period, or lift the guard (ALTER TABLE ... DISABLE TRIGGER refuse_closed_games) to attach them and recompute.';
+        END IF;
+      END LOOP;
+      -- (the arguments as the parent's TRUNCATE guard has them, NUL-separated)
+      args := '{}';
+      raw := part.tgargs;
+      FOR i IN 1 .. part.tgnargs LOOP
+        pos := position(decode('00', 'hex') IN raw);
+        args := args || quote_literal(convert_from(substring(raw FROM 1 FOR pos - 1), getdatabaseencoding()));
+        raw := substring(raw FROM pos + 1);
+      END LOOP;
+      EXECUTE format('CREATE TRIGGER refuse_closed_truncate BEFORE TRUNCATE ON %s'
+                     ' FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.glicko2_refuse_closed_games(%s)',
+                     part.rel, array_to_string(args, ', '));
+      created := true;
+    END LOOP;
+  END LOOP;
+END
+$$;
+COMMENT ON FUNCTION glicko2_guard_new_partitions() IS
+  'Event trigger function (ddl_command_end of CREATE TABLE and ALTER TABLE): refuses a partition created in or attached to a guarded partitioned table that holds games of a closed period, and gives the others their parent''s TRUNCATE guard';
+CREATE EVENT TRIGGER glicko2_guard_new_partitions ON ddl_command_end
+  WHEN TAG IN ('CREATE TABLE', 'ALTER TABLE')
+  EXECUTE FUNCTION glicko2_guard_new_partitions();
+COMMENT ON EVENT TRIGGER glicko2_guard_new_partitions IS
+  'Guards partitions created in or attached to a guarded partitioned table (glicko2_guard_new_partitions)';
 
 -- The computation of a close in one pass (src/close_pass.c, which documents
 -- it): pre-period ratings into a hash table, the period's games streamed once,
@@ -303,16 +455,58 @@ $$;
 COMMENT ON FUNCTION glicko2_close_lock(regclass, regclass, regtype, text) IS
   'Helper of glicko2_close_period and glicko2_close_matches: locks the ratings table (SHARE ROW EXCLUSIVE) and the source (SHARE), then refuses a period not after the last one closed; returns the last close number (0 if none)';
 
+-- Games written later to the closed period or an earlier one are refused
+-- only by guard triggers: every table the source is read from needs them
+-- (the locks of glicko2_close_lock keep them as they are until commit), or
+-- the caller says with unguarded => true that late games may go unrated.
+CREATE FUNCTION glicko2_close_guard(ratings regclass, source regclass, period_text text,
+                                    period_column name, unguarded boolean)
+  RETURNS void
+  LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  n_gaps bigint;
+  gap_text text;
+  distributed boolean;
+BEGIN
+  SELECT count(*), min(format('%s has no enabled guard for %s', g.relation, array_to_string(g.missing, ', '))
+                       || CASE WHEN @extschema@.glicko2_citus_distributed(g.relation)
+                               THEN ' (Citus distributes it: a trigger there runs on its shards and guards nothing)'
+                               ELSE '' END),
+         bool_or(@extschema@.glicko2_citus_distributed(g.relation))
+    INTO n_gaps, gap_text, distributed
+  FROM @extschema@.glicko2_guard_gaps(source, ratings) g;
+  IF n_gaps > 0 AND NOT coalesce(unguarded, false) THEN
+    RAISE EXCEPTION 'period % of % not closed: % (read from %)', period_text, ratings,
+                    gap_text || CASE WHEN n_gaps > 1 THEN format(', and %s more tables', n_gaps - 1) ELSE '' END,
+                    source
+      USING ERRCODE = '55000',
+            DETAIL = format('A row written there later for period %s or earlier would never be rated.', period_text),
+            HINT = CASE WHEN distributed
+                        THEN 'No trigger can guard a table Citus distributes: close with unguarded => true to accept that risk.'
+                        ELSE format('Attach glicko2_refuse_closed_games: CALL %s.glicko2_guard_games(%L%s); or close with unguarded => true to accept that risk.',
+                                    '@extschema@', source,
+                                    CASE WHEN period_column = 'period' THEN '' ELSE format(', period_column => %L', period_column) END)
+                   END;
+  END IF;
+END
+$$;
+COMMENT ON FUNCTION glicko2_close_guard(regclass, regclass, text, name, boolean) IS
+  'Helper of glicko2_close_period and glicko2_close_matches: refuses a close whose source is not guarded by glicko2_refuse_closed_games on every table it is read from (glicko2_guard_gaps), unless unguarded';
+
 -- Everything a close computes and writes, in one statement.  games_sql
 -- selects the period's games for glicko2_close_ratings: (player, opponent,
 -- score) games, both players rated, or (player, opponent_rating, score)
 -- sides, only the player rated; its parameters are $1 the period and $2 the
 -- procedure's option (text, or NULL).  n_games NULL: the number of games is
--- counted from the games (half the game sides).
+-- counted from the games (half the game sides).  advantage and home_column
+-- are only recorded (games_sql applies them).
 CREATE FUNCTION glicko2_close_apply(
   ratings regclass, source regclass, period_text text, close_number bigint,
   games_sql text, games_option text, n_games bigint,
-  tau float8, max_rd float8, history regclass, player_column name, rating_column name)
+  tau float8, max_rd float8, history regclass, player_column name, rating_column name,
+  advantage float8 DEFAULT 0, home_column name DEFAULT NULL)
   RETURNS void
   LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
   SET search_path = pg_catalog, pg_temp
@@ -368,43 +562,65 @@ BEGIN
   BEGIN
     INSERT INTO @extschema@.glicko2_closes
       (ratings, period, close_number, games_table, closed_at, closed_by,
-       players, played, new_players, games, tau, max_rd)
+       players, played, new_players, games, tau, max_rd, unguarded, advantage, home_column)
     VALUES (glicko2_close_apply.ratings, period_text, glicko2_close_apply.close_number + 1,
             source, clock_timestamp(), current_user,
             n_players, n_played, n_new, coalesce(n_games, n_sides / 2), glicko2_close_apply.tau,
-            glicko2_close_apply.max_rd);
+            glicko2_close_apply.max_rd,
+            -- (the locks keep the guards as glicko2_close_guard found them)
+            EXISTS (SELECT FROM @extschema@.glicko2_guard_gaps(source, glicko2_close_apply.ratings)),
+            glicko2_close_apply.advantage, glicko2_close_apply.home_column);
   EXCEPTION WHEN unique_violation THEN
     RAISE EXCEPTION 'period % of % not closed: another close of % committed meanwhile', period_text, ratings, ratings
       USING ERRCODE = '40001',
             DETAIL = 'A close of this ratings table committed after this one began; nothing was changed.',
             HINT = 'Retry: the close then sees the committed one.';
   END;
+END
+$$;
+COMMENT ON FUNCTION glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name, float8, name) IS
+  'Helper of glicko2_close_period and glicko2_close_matches: in one statement, computes every player''s new rating from the procedure''s query of games with glicko2_close_ratings (Step 6 capped at max_rd for idle players) and writes them, adds new players and writes history; records the close in glicko2_closes, with whether the source was unguarded';
 
-  -- Games written later to this period are refused only by the guard trigger.
-  IF NOT EXISTS (
-      SELECT FROM pg_trigger t
-      WHERE t.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
-        AND t.tgenabled <> 'D'
-        AND (t.tgrelid = source
-             OR t.tgrelid IN (SELECT d.refobjid FROM pg_rewrite w
-                              JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = w.oid
-                              WHERE w.ev_class = source AND d.refclassid = 'pg_class'::regclass))) THEN
-    RAISE WARNING 'no glicko2_refuse_closed_games trigger guards %', source
-      USING DETAIL = format('A game written later to period %s or earlier would never be rated.', period_text),
-            HINT = format('CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON %s FOR EACH ROW EXECUTE FUNCTION %s.glicko2_refuse_closed_games();',
-                          source, '@extschema@');
+-- Checks a home / first-move advantage and the games' column saying who has
+-- it (glicko2_close_period, glicko2_evaluate).
+CREATE FUNCTION glicko2_advantage_check(games regclass, advantage float8, home_column name)
+  RETURNS void
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  home_type regtype;
+BEGIN
+  IF advantage IS NULL OR NOT (advantage > '-Infinity'::float8 AND advantage < 'Infinity'::float8) THEN
+    RAISE EXCEPTION 'advantage must be a finite number, not %', coalesce(advantage::text, 'NULL')
+      USING ERRCODE = CASE WHEN advantage IS NULL THEN '22004' ELSE '22003' END;
+  END IF;
+  IF advantage <> 0 AND home_column IS NULL THEN
+    RAISE EXCEPTION 'advantage % needs home_column', advantage
+      USING ERRCODE = '22023',
+            DETAIL = 'home_column names the boolean column saying which side of each game has the advantage: true the player, false the opponent, NULL neither.';
+  END IF;
+  IF home_column IS NOT NULL THEN
+    home_type := @extschema@.glicko2_column_type(games, home_column, 'home_column');
+    IF home_type <> 'boolean'::regtype THEN
+      RAISE EXCEPTION 'home_column % of % must be boolean, not %', home_column, games, home_type
+        USING ERRCODE = '42804',
+              DETAIL = 'true: the player has the advantage, false: the opponent has it, NULL: neither.';
+    END IF;
   END IF;
 END
 $$;
-COMMENT ON FUNCTION glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name) IS
-  'Helper of glicko2_close_period and glicko2_close_matches: in one statement, computes every player''s new rating from the procedure''s query of games with glicko2_close_ratings (Step 6 capped at max_rd for idle players) and writes them, adds new players and writes history; records the close in glicko2_closes and warns if no guard trigger protects the source';
+COMMENT ON FUNCTION glicko2_advantage_check(regclass, float8, name) IS
+  'Helper of glicko2_close_period and glicko2_evaluate: an error unless advantage is finite, given with home_column when not 0, and home_column is a boolean column of games';
 
 CREATE PROCEDURE glicko2_close_period(
   ratings regclass, games regclass, period anyelement,
   tau float8 DEFAULT 0.5, max_rd float8 DEFAULT 350, history regclass DEFAULT NULL,
   player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
   period_column name DEFAULT 'period', game_player_column name DEFAULT 'player_id',
-  opponent_column name DEFAULT 'opponent_id', score_column name DEFAULT 'score')
+  opponent_column name DEFAULT 'opponent_id', score_column name DEFAULT 'score',
+  unguarded boolean DEFAULT false,
+  advantage float8 DEFAULT 0, home_column name DEFAULT NULL)
   LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
   SET datestyle = 'ISO, YMD'
@@ -415,9 +631,18 @@ DECLARE
   c record;
   score_type regtype;
   last_number bigint;
+  advantage_sql text := '';
 BEGIN
   IF ratings IS NULL OR games IS NULL OR period IS NULL THEN
     RAISE EXCEPTION 'ratings, games and period must not be NULL' USING ERRCODE = '22004';
+  END IF;
+  PERFORM @extschema@.glicko2_advantage_check(games, advantage, home_column);
+  IF home_column IS NOT NULL THEN
+    -- The player's advantage in each game, a fourth column for
+    -- glicko2_close_ratings; $2 is the advantage as text (exact: float8 out
+    -- with extra_float_digits 1 reads back to the same double).
+    advantage_sql := format(', CASE WHEN g.%1$I THEN CAST($2 AS float8) WHEN NOT g.%1$I THEN -CAST($2 AS float8) ELSE CAST(0 AS float8) END',
+                            home_column);
   END IF;
   c := @extschema@.glicko2_close_check('glicko2_close_period', ratings, games, 'games', period,
                                        tau, max_rd, history, player_column, rating_column, period_column);
@@ -432,14 +657,17 @@ BEGIN
   END IF;
 
   last_number := @extschema@.glicko2_close_lock(ratings, games, c.period_type, c.period_text);
+  PERFORM @extschema@.glicko2_close_guard(ratings, games, c.period_text, period_column, unguarded);
 
   -- Every game is checked by glicko2_close_ratings in its one pass, before
   -- anything changes (the first bad game named).
   PERFORM @extschema@.glicko2_close_apply(ratings, games, c.period_text, last_number, format(
-      'SELECT CAST(g.%1$I AS %4$s), CAST(g.%2$I AS %4$s), g.%3$I FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)',
-      game_player_column, opponent_column, score_column, c.key_type, games, period_column, c.period_type),
-    NULL, NULL, tau, max_rd, history, player_column, rating_column);
+      'SELECT CAST(g.%1$I AS %4$s), CAST(g.%2$I AS %4$s), g.%3$I%8$s FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)',
+      game_player_column, opponent_column, score_column, c.key_type, games, period_column, c.period_type,
+      advantage_sql),
+    CASE WHEN home_column IS NOT NULL THEN advantage::text END, NULL, tau, max_rd, history,
+    player_column, rating_column, advantage, home_column);
 END
 $$;
-COMMENT ON PROCEDURE glicko2_close_period(regclass, regclass, anyelement, float8, float8, regclass, name, name, name, name, name, name) IS
-  'Closes one period for a whole ratings table, atomically and exactly once: the paper''s update for players with games (both sides of each game, pre-period ratings), Step 6 capped at max_rd for the rest, new players added; recorded in glicko2_closes and, if given, the history table (player_id, period, rating)';
+COMMENT ON PROCEDURE glicko2_close_period(regclass, regclass, anyelement, float8, float8, regclass, name, name, name, name, name, name, boolean, float8, name) IS
+  'Closes one period for a whole ratings table, atomically and exactly once: the paper''s update for players with games (both sides of each game, pre-period ratings), Step 6 capped at max_rd for the rest, new players added; with home_column, the side it marks (true: the player, false: the opponent) counts advantage points more in each game''s E; recorded in glicko2_closes and, if given, the history table (player_id, period, rating)';

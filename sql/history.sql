@@ -63,22 +63,7 @@ BEGIN
     RAISE EXCEPTION 'max_rd must be a positive finite number or NULL, not %', max_rd
       USING ERRCODE = '22003';
   END IF;
-  IF advantage IS NULL OR NOT (advantage > '-Infinity'::float8 AND advantage < 'Infinity'::float8) THEN
-    RAISE EXCEPTION 'advantage must be a finite number, not %', coalesce(advantage::text, 'NULL')
-      USING ERRCODE = CASE WHEN advantage IS NULL THEN '22004' ELSE '22003' END;
-  END IF;
-  IF home_column IS NOT NULL
-     AND @extschema@.glicko2_column_type(games, home_column, 'home_column') <> 'boolean'::regtype THEN
-    RAISE EXCEPTION 'home_column % of % must be boolean, not %', home_column, games,
-                    @extschema@.glicko2_column_type(games, home_column, 'home_column')
-      USING ERRCODE = '42804',
-            DETAIL = 'true: the player has the advantage, false: the opponent has it, NULL: neither.';
-  END IF;
-  IF advantage <> 0 AND home_column IS NULL THEN
-    RAISE EXCEPTION 'advantage % needs home_column', advantage
-      USING ERRCODE = '22023',
-            DETAIL = 'home_column names the boolean column saying which side of each game has the advantage: true the player, false the opponent, NULL neither.';
-  END IF;
+  PERFORM @extschema@.glicko2_advantage_check(games, advantage, home_column);
 
   -- h: +1 the player has the advantage (home, first move), -1 the opponent,
   -- 0 neither (neutral ground, or no home column).
@@ -287,7 +272,9 @@ CREATE PROCEDURE glicko2_replay(
   through text DEFAULT NULL,
   player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
   period_column name DEFAULT 'period', game_player_column name DEFAULT 'player_id',
-  opponent_column name DEFAULT 'opponent_id', score_column name DEFAULT 'score')
+  opponent_column name DEFAULT 'opponent_id', score_column name DEFAULT 'score',
+  unguarded boolean DEFAULT false,
+  advantage float8 DEFAULT 0, home_column name DEFAULT NULL)
   LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
   SET datestyle = 'ISO, YMD'
@@ -317,14 +304,15 @@ BEGIN
       period_column, games, period_type) USING through
   LOOP
     EXECUTE format('CALL @extschema@.glicko2_close_period($1, $2, CAST($3 AS %s), $4, $5, $6,
-                      $7, $8, $9, $10, $11, $12)', period_type)
+                      $7, $8, $9, $10, $11, $12, $13, $14, $15)', period_type)
       USING ratings, games, p, tau, max_rd, history, player_column, rating_column,
-            period_column, game_player_column, opponent_column, score_column;
+            period_column, game_player_column, opponent_column, score_column, unguarded,
+            advantage, home_column;
   END LOOP;
 END
 $$;
-COMMENT ON PROCEDURE glicko2_replay(regclass, regclass, float8, float8, regclass, text, name, name, name, name, name, name) IS
-  'Rebuilds a ratings table from its games: empties it (and the history table, and its records in glicko2_closes), then closes every period of the games in order (up to through, if given) with glicko2_close_period; one transaction';
+COMMENT ON PROCEDURE glicko2_replay(regclass, regclass, float8, float8, regclass, text, name, name, name, name, name, name, boolean, float8, name) IS
+  'Rebuilds a ratings table from its games: empties it (and the history table, and its records in glicko2_closes), then closes every period of the games in order (up to through, if given) with glicko2_close_period (unguarded, advantage and home_column passed on); one transaction';
 
 -- After games of closed periods were changed or annulled: rolls the ratings
 -- back to the end of the period before, from the history table, and closes
@@ -350,6 +338,9 @@ DECLARE
   periods text[];
   taus float8[];
   max_rds float8[];
+  unguardeds boolean[];
+  advantages float8[];
+  home_columns name[];
   kept bigint;
 BEGIN
   IF ratings IS NULL OR games IS NULL OR period IS NULL THEN
@@ -402,21 +393,23 @@ BEGIN
   EXECUTE format('DELETE FROM %s h WHERE h.period >= CAST($1 AS %s)', history, history_type)
     USING period_text;
 
-  -- Close again, in the order closed, each with its own tau and max_rd.
+  -- Close again, in the order closed, each with its own tau, max_rd, unguarded and advantage.
   SELECT array_agg(c.period ORDER BY c.close_number), array_agg(c.tau ORDER BY c.close_number),
-         array_agg(c.max_rd ORDER BY c.close_number)
-    INTO periods, taus, max_rds
+         array_agg(c.max_rd ORDER BY c.close_number), array_agg(c.unguarded ORDER BY c.close_number),
+         array_agg(c.advantage ORDER BY c.close_number), array_agg(c.home_column ORDER BY c.close_number)
+    INTO periods, taus, max_rds, unguardeds, advantages, home_columns
   FROM @extschema@.glicko2_closes c
   WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= first_number;
   DELETE FROM @extschema@.glicko2_closes c
   WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= first_number;
   FOR i IN 1 .. cardinality(periods) LOOP
     EXECUTE format('CALL @extschema@.glicko2_close_period($1, $2, CAST($3 AS %s), $4, $5, $6,
-                      $7, $8, $9, $10, $11, $12)', period_type)
+                      $7, $8, $9, $10, $11, $12, $13, $14, $15)', period_type)
       USING ratings, games, periods[i], taus[i], max_rds[i], history, player_column,
-            rating_column, period_column, game_player_column, opponent_column, score_column;
+            rating_column, period_column, game_player_column, opponent_column, score_column,
+            unguardeds[i], advantages[i], home_columns[i];
   END LOOP;
 END
 $$;
 COMMENT ON PROCEDURE glicko2_recompute(regclass, regclass, anyelement, regclass, name, name, name, name, name, name) IS
-  'After games of closed periods were changed or annulled: puts the ratings back as they were before period (from the history table), then closes that period and every later closed one again with glicko2_close_period and the tau and max_rd each was closed with; one transaction';
+  'After games of closed periods were changed or annulled: puts the ratings back as they were before period (from the history table), then closes that period and every later closed one again with glicko2_close_period and the tau, max_rd, unguarded flag, advantage and home_column each was closed with; one transaction';

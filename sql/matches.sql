@@ -77,7 +77,7 @@ CREATE PROCEDURE glicko2_close_matches(
   player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
   period_column name DEFAULT 'period', match_column name DEFAULT 'match_id',
   match_player_column name DEFAULT 'player_id', team_column name DEFAULT 'team',
-  place_column name DEFAULT 'place')
+  place_column name DEFAULT 'place', unguarded boolean DEFAULT false)
   LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
   SET datestyle = 'ISO, YMD'
@@ -112,6 +112,7 @@ BEGIN
   END IF;
 
   last_number := @extschema@.glicko2_close_lock(ratings, matches, c.period_type, c.period_text);
+  PERFORM @extschema@.glicko2_close_guard(ratings, matches, c.period_text, period_column, unguarded);
 
   -- One cheap pass for the row count and NULLs (rows the reduction cannot
   -- see, like a NULL match); the reduction itself refuses the rest, and
@@ -155,5 +156,5 @@ BEGIN
   END;
 END
 $$;
-COMMENT ON PROCEDURE glicko2_close_matches(regclass, regclass, anyelement, text, float8, float8, regclass, name, name, name, name, name, name, name) IS
+COMMENT ON PROCEDURE glicko2_close_matches(regclass, regclass, anyelement, text, float8, float8, regclass, name, name, name, name, name, name, name, boolean) IS
   'Closes one period for a whole ratings table from team and free-for-all matches (one row per player per match: match_id, period, player_id, team, place), atomically and exactly once like glicko2_close_period and sharing its record: each match reduced to one-on-one games by glicko2_match_sides (''individual'' or ''composite''), the paper''s update from pre-period ratings, Step 6 capped at max_rd for idle players, new players added';

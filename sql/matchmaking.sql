@@ -1,3 +1,36 @@
 ------------------------------------------------------------------------------
 -- Matchmaking: team win probability, balanced lobbies, pairing a queue
 ------------------------------------------------------------------------------
+
+CREATE FUNCTION glicko2_team_win_probability(team_a glicko2_rating[], team_b glicko2_rating[])
+  RETURNS float8 AS 'MODULE_PATHNAME', 'glicko2_team_win_probability_sql'
+  LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_team_win_probability(glicko2_rating[], glicko2_rating[]) IS
+  'Probability that team a beats team b: glicko2_win_probability between the teams'' composites (Williams 2013: the means of their players'' rating, RD and volatility); p(a,b) + p(b,a) = 1; teams of one are glicko2_win_probability';
+
+CREATE FUNCTION glicko2_balance(ratings glicko2_rating[], teams int DEFAULT 2, parties int[] DEFAULT NULL)
+  RETURNS int[] AS 'MODULE_PATHNAME', 'glicko2_balance_sql'
+  LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_balance(glicko2_rating[], int, int[]) IS
+  'The fairest split of a lobby into teams whose sizes differ by at most one: the team (1, 2, ... by first player) of each position; fairest = smallest |p - 0.5| (more teams: smallest largest |p - 0.5| over pairs of teams, p = glicko2_team_win_probability); players with the same party number stay together; exact for 16 players or fewer (and up to 2 million splits), greedy plus improving swaps beyond; deterministic';
+
+CREATE FUNCTION glicko2_pair(queue regclass, max_gap float8 DEFAULT 100, widen float8 DEFAULT 5,
+                             player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
+                             queued_column name DEFAULT 'queued_at')
+  RETURNS TABLE (player_a text, player_b text, p_win float8, gap float8,
+                 rating_a glicko2_rating, rating_b glicko2_rating,
+                 waited_a interval, waited_b interval)
+  AS 'MODULE_PATHNAME', 'glicko2_pair_sql'
+  LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION glicko2_pair(regclass, float8, float8, name, name, name) IS
+  'Pairs the waiting players of a queue table (player_id, rating glicko2_rating, queued_at timestamptz) for one-on-one games: the most pairs, then the least sum of squared rating gaps, optimal over the whole pool; a pair''s gap at most max_gap + widen * seconds waited for both (and anyone rated between); player_a is the higher rated, p_win its glicko2_win_probability; locks with SKIP LOCKED and deletes the paired rows in the calling transaction';
+
+CREATE FUNCTION glicko2_lobbies(queue regclass, team_size int, teams int DEFAULT 2,
+                                max_gap float8 DEFAULT 200, widen float8 DEFAULT 5,
+                                player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
+                                queued_column name DEFAULT 'queued_at')
+  RETURNS TABLE (lobby int, team int, player_id text, rating glicko2_rating, p_win float8, waited interval)
+  AS 'MODULE_PATHNAME', 'glicko2_lobbies_sql'
+  LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION glicko2_lobbies(regclass, int, int, float8, float8, name, name, name) IS
+  'Forms lobbies of teams * team_size players from a queue table (player_id, rating glicko2_rating, queued_at timestamptz): runs of similar rating, the most lobbies then the least sum of squared spreads, each spread at most max_gap + widen * seconds waited for every member; each split by glicko2_balance; p_win is the team''s glicko2_team_win_probability against the lobby''s other players; locks with SKIP LOCKED and deletes the placed rows in the calling transaction';

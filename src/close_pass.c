@@ -19,7 +19,9 @@
  *                                             opponent), e.g. against a team's
  *                                             composite;
  * player and opponent of the ratings key's type, score any number in [0, 1]
- * (float8, float4, numeric, int2/4/8).  Both queries get params as text
+ * (float8, float4, numeric, int2/4/8).  An optional fourth float8 column is
+ * the player's advantage in the game (home, first move: points added to the
+ * player's rating inside E; the opponent's is its negation).  Both queries get params as text
  * parameters $1, $2, ... (cast them in the query).  A caller builds the
  * queries from regclass and %I-quoted names, never from values.
  *
@@ -59,6 +61,7 @@
 #include "utils/float.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/tuplestore.h"
 #include "utils/typcache.h"
 #include "utils/varlena.h"
 
@@ -133,7 +136,8 @@ typedef enum BadGame
 	BAD_NULL_PLAYER,
 	BAD_SELF_PLAY,
 	BAD_NULL_SCORE,
-	BAD_SCORE
+	BAD_SCORE,
+	BAD_ADVANTAGE
 } BadGame;
 
 /*
@@ -154,10 +158,12 @@ typedef struct PendingGame
 	uint32		opponent_hash;
 	Glicko2Rating opponent_rating;	/* a side's */
 	double		score;
+	double		advantage;		/* the player's, with an advantage column */
 } PendingGame;
 
 static const char *const bad_game_why[] = {
-	NULL, "NULL player", "self-play", "NULL score", "score outside [0, 1]"
+	NULL, "NULL player", "self-play", "NULL score", "score outside [0, 1]",
+	"advantage not a finite number"
 };
 
 struct ClosePass
@@ -179,6 +185,7 @@ struct ClosePass
 
 	/* The games query. */
 	bool		sides;			/* (player, opponent_rating, score) rows */
+	bool		advantage;		/* a fourth column: the player's advantage */
 	Oid			score_type;
 	Oid			rating_type;	/* glicko2_rating */
 	bool		queue_games;	/* keys by value: games can wait in the queue */
@@ -469,11 +476,20 @@ add_game(ClosePass *pass, const PendingGame *game)
 		player = player_entry_hash(pass, game->player, game->player_hash, &found);
 		if (!found)
 			opponent = players_lookup_hash(pass->players, game->opponent, game->opponent_hash);
-		terms = glicko2_game(opponent->pre.rating, player->pre.rating,
-							 player->pre.rd, 1.0 - game->score);
+		if (pass->advantage)
+			terms = glicko2_game_advantage(opponent->pre.rating, -game->advantage,
+										   player->pre.rating, player->pre.rd,
+										   1.0 - game->score);
+		else
+			terms = glicko2_game(opponent->pre.rating, player->pre.rating,
+								 player->pre.rd, 1.0 - game->score);
 		glicko_add_terms(&opponent->sums, &terms);
 	}
-	terms = glicko2_game(player->pre.rating, opp.rating, opp.rd, game->score);
+	if (pass->advantage)
+		terms = glicko2_game_advantage(player->pre.rating, game->advantage, opp.rating,
+									   opp.rd, game->score);
+	else
+		terms = glicko2_game(player->pre.rating, opp.rating, opp.rd, game->score);
 	glicko_add_terms(&player->sums, &terms);
 }
 
@@ -512,9 +528,10 @@ receive_game(TupleTableSlot *slot, DestReceiver *self)
 	MemoryContext old = MemoryContextSwitchTo(pass->row_context);
 	BadGame		bad = GAME_OK;
 	double		score = 0.0;
+	double		advantage = 0.0;
 
 	CHECK_FOR_INTERRUPTS();
-	slot_getsomeattrs(slot, 3);
+	slot_getsomeattrs(slot, pass->advantage ? 4 : 3);
 	pass->n_games++;
 
 	if (slot->tts_isnull[0] || (!pass->sides && slot->tts_isnull[1]))
@@ -528,6 +545,12 @@ receive_game(TupleTableSlot *slot, DestReceiver *self)
 		score = score_float8(pass->score_type, slot->tts_values[2]);
 		if (!glicko_valid_score(score))
 			bad = BAD_SCORE;
+		else if (pass->advantage)
+		{
+			advantage = slot->tts_isnull[3] ? NAN : DatumGetFloat8(slot->tts_values[3]);
+			if (!isfinite(advantage))
+				bad = BAD_ADVANTAGE;
+		}
 	}
 
 	if (bad != GAME_OK)
@@ -539,6 +562,7 @@ receive_game(TupleTableSlot *slot, DestReceiver *self)
 		game.player = slot->tts_values[0];
 		game.player_hash = player_hash(pass, game.player);
 		game.score = score;
+		game.advantage = advantage;
 		if (pass->sides)
 		{
 			if (slot->tts_isnull[1])
@@ -603,6 +627,7 @@ report_bad_games(ClosePass *pass, const char *what)
 			code = ERRCODE_INVALID_PARAMETER_VALUE;
 			break;
 		case BAD_SCORE:
+		case BAD_ADVANTAGE:
 			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
 			break;
 		default:
@@ -612,6 +637,9 @@ report_bad_games(ClosePass *pass, const char *what)
 	ereport(ERROR,
 			errcode(code),
 			errmsg("bad game in %s: %s", what, pass->first_bad),
+			pass->advantage ?
+			errdetail("%lld of the period's %lld games are refused (self-play, a NULL player, a NULL score, a score outside [0, 1] or an advantage not a finite number); nothing was changed.",
+					  (long long) pass->n_bad, (long long) pass->n_games) :
 			errdetail("%lld of the period's %lld games are refused (self-play, a NULL player, a NULL score or a score outside [0, 1]); nothing was changed.",
 					  (long long) pass->n_bad, (long long) pass->n_games));
 }
@@ -733,11 +761,14 @@ glicko2_close_ratings(PG_FUNCTION_ARGS)
 	if (!pass->sides)
 		check_column(portal->tupDesc, 1, pass->key_type, "the games query",
 					 "opponent (or the opponent's glicko2_rating)");
-	if (portal->tupDesc->natts != 3)
+	if (portal->tupDesc->natts != 3 && portal->tupDesc->natts != 4)
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),
-				errmsg("the games query must yield 3 columns (player, opponent, score), not %d",
+				errmsg("the games query must yield 3 columns (player, opponent, score) or 4 (and the player's advantage), not %d",
 					   portal->tupDesc->natts));
+	pass->advantage = portal->tupDesc->natts == 4;
+	if (pass->advantage)
+		check_column(portal->tupDesc, 3, FLOAT8OID, "the games query", "advantage");
 	pass->score_type = TupleDescAttr(portal->tupDesc, 2)->atttypid;
 	if (pass->score_type != FLOAT8OID && pass->score_type != FLOAT4OID &&
 		pass->score_type != NUMERICOID && pass->score_type != INT2OID &&

@@ -172,7 +172,7 @@ read_float8_fields(Datum d, double *out, int nfields, const char *what)
 
 	if ((infomask2 & HEAP_NATTS_MASK) == nfields && (infomask & HEAP_HASNULL))
 	{
-		const bits8 *bits = (const bits8 *) HEADER_FIELD(body, t_bits);
+		const uint8 *bits = (const uint8 *) HEADER_FIELD(body, t_bits);
 
 		for (i = 0; i < nfields; i++)
 			if (att_isnull(i, bits))

@@ -7,7 +7,7 @@
 -- SQL before it moved to C), bit for bit.
 CREATE SCHEMA close_paths;
 SET search_path = close_paths, public;
-SET client_min_messages = error;  -- no trigger guards these games: no warning
+SET client_min_messages = error;
 
 -- The data is pseudo-random but the same on every PostgreSQL version (the
 -- generator behind random() changed in 15): u(i, k) is a uniform number in
@@ -21,6 +21,7 @@ SELECT i, glicko2_rating(1200 + 600 * u(i, 1), 40 + 300 * u(i, 2), 0.05 + 0.02 *
 FROM generate_series(1, 400) i;
 -- Players 401-420 are new; some of 1-400 stay idle.
 CREATE TABLE games (period int, player_id int, opponent_id int, score float8);
+CALL glicko2_guard_games('games');
 INSERT INTO games
 SELECT 1, p, CASE WHEN o >= p THEN o + 1 ELSE o END, floor(u(i, 6) * 3) / 2
 FROM (SELECT i, 1 + floor(u(i, 4) * 420)::int AS p, 1 + floor(u(i, 5) * 419)::int AS o
@@ -154,6 +155,7 @@ INSERT INTO r_text SELECT 'p' || player_id, CASE WHEN player_id % 10 <> 0 THEN r
 CREATE TABLE text_games (period int, player_id text, opponent_id text, score float8);
 INSERT INTO text_games SELECT period, 'p' || player_id, 'p' || opponent_id, score FROM games;
 CREATE VIEW text_games_view AS SELECT * FROM text_games WHERE score <> 0.5 OR player_id < 'p3';
+CALL glicko2_guard_games('text_games_view');
 CREATE TABLE e_text AS SELECT * FROM sql_close('r_text', 'text_games_view', 1, NULL, 'text');
 SELECT count(*) FILTER (WHERE rating IS NULL) AS stay_unrated, count(*) AS players FROM e_text;
 CALL glicko2_close_period('r_text', 'text_games_view', 1, max_rd => NULL);
@@ -164,6 +166,7 @@ CREATE TABLE r_uuid (player_id uuid PRIMARY KEY, rating glicko2_rating);
 INSERT INTO r_uuid SELECT md5(player_id::text)::uuid, rating FROM base;
 CREATE TABLE uuid_games (period int, player_id uuid, opponent_id uuid, score float8);
 INSERT INTO uuid_games SELECT period, md5(player_id::text)::uuid, md5(opponent_id::text)::uuid, score FROM games;
+CALL glicko2_guard_games('uuid_games');
 CREATE TABLE e_uuid AS SELECT * FROM sql_close('r_uuid', 'uuid_games', 1, 350, 'uuid');
 CALL glicko2_close_period('r_uuid', 'uuid_games', 1);
 SELECT close_differences('r_uuid', 'e_uuid') AS uuid_differences;
@@ -173,6 +176,7 @@ CREATE TABLE r_bigint (player_id bigint PRIMARY KEY, rating glicko2_rating);
 INSERT INTO r_bigint SELECT player_id, rating FROM base;
 CREATE TABLE numeric_games (period int, player_id int, opponent_id int, score numeric);
 INSERT INTO numeric_games SELECT period, player_id, opponent_id, score FROM games;
+CALL glicko2_guard_games('numeric_games');
 CREATE TABLE e_bigint AS SELECT * FROM sql_close('r_bigint', 'numeric_games', 1, 200, 'bigint');
 CALL glicko2_close_period('r_bigint', 'numeric_games', 1, max_rd => 200);
 SELECT close_differences('r_bigint', 'e_bigint') AS bigint_differences;
@@ -183,6 +187,7 @@ CREATE TABLE r_rls (LIKE base INCLUDING ALL);
 INSERT INTO r_rls SELECT * FROM base;
 CREATE TABLE rls_games AS SELECT * FROM games WHERE period = 1;
 ALTER TABLE rls_games ENABLE ROW LEVEL SECURITY;
+CALL glicko2_guard_games('rls_games');
 CREATE ROLE regress_close_rls;
 CREATE POLICY some_games ON rls_games FOR SELECT TO regress_close_rls USING (player_id % 3 <> 0);
 GRANT USAGE ON SCHEMA close_paths TO regress_close_rls;

@@ -10,6 +10,7 @@ INSERT INTO ratings VALUES (1, glicko2_rating(1600, 100)), (2, glicko2_rating(14
                            (3, glicko2_rating(1500, 80)), (4, NULL);
 CREATE TABLE snapshot AS SELECT * FROM ratings;
 CREATE TABLE matches (match_id int, period int, player_id int, team int, place int);
+CALL glicko2_guard_games('matches');
 -- A good match in every period, so only the bad rows below are at fault.
 INSERT INTO matches SELECT 100, p, 1, 1, 1 FROM generate_series(1, 12) p;
 INSERT INTO matches SELECT 100, p, 2, 2, 2 FROM generate_series(1, 12) p;
@@ -80,6 +81,7 @@ SELECT unchanged(), (SELECT count(*) FROM history) AS history_rows;
 CREATE TABLE "ratings""; DROP TABLE ratings; --" ("player id" int PRIMARY KEY, "r;" glicko2_rating);
 CREATE TABLE "matches; DROP TABLE ratings" ("m)" int, "p(" int, player_id int, "t'" int, "p""" int);
 INSERT INTO "matches; DROP TABLE ratings" VALUES (1, 1, 1, 1, 1), (1, 1, 2, 2, 2);
+CALL glicko2_guard_games('"matches; DROP TABLE ratings"', period_column => 'p(');
 CALL glicko2_close_matches('"ratings""; DROP TABLE ratings; --"', '"matches; DROP TABLE ratings"', 1,
                            player_column => 'player id', rating_column => 'r;', period_column => 'p(',
                            match_column => 'm)', team_column => 't''', place_column => 'p"');

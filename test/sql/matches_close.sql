@@ -16,8 +16,7 @@ INSERT INTO base VALUES
   (14, glicko2_rating(1500, 349.9)), -- idle: Step 6 takes RD past 350, capped
   (15, NULL);                        -- idle and unrated: stays NULL
 CREATE TABLE matches (match_id int, period int, player_id int, team text, place int);
-CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON matches
-  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
+CALL glicko2_guard_games('matches');
 -- Period 1: a 2v2 (red wins; player 4 is new), a 3-team free-for-all with
 -- a tie (A first, B and C tied second; 8 and 9 are new), a 1v3 won by the
 -- lone player.
@@ -29,6 +28,7 @@ INSERT INTO matches VALUES
 -- 'individual' by hand: every pair of players of different teams, one row
 -- per game (score = player_id's result), as glicko2_close_period reads them.
 CREATE TABLE hand_games (period int, player_id int, opponent_id int, score float8);
+CALL glicko2_guard_games('hand_games');
 INSERT INTO hand_games VALUES
   (1, 1, 3, 1), (1, 1, 4, 1), (1, 2, 3, 1), (1, 2, 4, 1),
   (1, 5, 7, 1), (1, 5, 8, 1), (1, 5, 9, 1), (1, 6, 7, 1), (1, 6, 8, 1), (1, 6, 9, 1),
@@ -40,9 +40,7 @@ INSERT INTO r_individual SELECT * FROM base;
 INSERT INTO r_by_games SELECT * FROM base;
 CREATE TABLE history (player_id int, period int, rating glicko2_rating);
 CALL glicko2_close_matches('r_individual', 'matches', 1, history => 'history');
-SET client_min_messages = error;  -- (hand_games has no guard trigger)
 CALL glicko2_close_period('r_by_games', 'hand_games', 1);
-RESET client_min_messages;
 SELECT count(*) AS players,
        count(*) FILTER (WHERE i.rating IS NOT DISTINCT FROM g.rating) AS same_bits
 FROM r_individual i FULL JOIN r_by_games g USING (player_id);
@@ -91,8 +89,7 @@ FROM history h JOIN r_individual r USING (player_id) WHERE h.period = 1;
 -- r_individual is closed, by glicko2_close_period too; period 2 closed by
 -- glicko2_close_period is closed for glicko2_close_matches.
 CREATE TABLE games (period int, player_id int, opponent_id int, score float8);
-CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON games
-  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
+CALL glicko2_guard_games('games');
 INSERT INTO games VALUES (2, 1, 2, 1);
 CALL glicko2_close_period('r_individual', 'games', 1);
 CALL glicko2_close_matches('r_individual', 'matches', 1);
@@ -108,6 +105,7 @@ WHERE ratings = 'r_individual'::regclass ORDER BY close_number;
 INSERT INTO matches VALUES (5, 1, 1, 'x', 1);
 UPDATE matches SET place = 2 WHERE match_id = 1 AND player_id = 1;
 DELETE FROM matches WHERE match_id = 4;
+TRUNCATE matches;
 INSERT INTO matches VALUES (5, 4, 1, 'x', 1);
 
 -- A 1v1 match is glicko2_close_period's game, bit for bit, with either
@@ -116,20 +114,20 @@ CREATE TABLE m1v1 (match_id int, period int, player_id int, team int, place int)
 INSERT INTO m1v1 VALUES (1, 1, 1, 1, 2), (1, 1, 2, 2, 1), (2, 2, 1, 1, 1), (2, 2, 2, 2, 1);
 CREATE TABLE g1v1 (period int, player_id int, opponent_id int, score float8);
 INSERT INTO g1v1 VALUES (1, 1, 2, 0), (2, 2, 1, 0.5);
+CALL glicko2_guard_games('m1v1');
+CALL glicko2_guard_games('g1v1');
 CREATE TABLE r1_individual (LIKE base INCLUDING ALL);
 CREATE TABLE r1_composite (LIKE base INCLUDING ALL);
 CREATE TABLE r1_games (LIKE base INCLUDING ALL);
 INSERT INTO r1_individual SELECT * FROM base;
 INSERT INTO r1_composite SELECT * FROM base;
 INSERT INTO r1_games SELECT * FROM base;
-SET client_min_messages = error;
 CALL glicko2_close_matches('r1_individual', 'm1v1', 1);
 CALL glicko2_close_matches('r1_composite', 'm1v1', 1, 'composite');
 CALL glicko2_close_period('r1_games', 'g1v1', 1);
 CALL glicko2_close_matches('r1_individual', 'm1v1', 2);
 CALL glicko2_close_matches('r1_composite', 'm1v1', 2, 'composite');
 CALL glicko2_close_period('r1_games', 'g1v1', 2);
-RESET client_min_messages;
 SELECT count(*) AS players,
        count(*) FILTER (WHERE i.rating IS NOT DISTINCT FROM g.rating) AS individual_same_bits,
        count(*) FILTER (WHERE c.rating IS NOT DISTINCT FROM g.rating) AS composite_same_bits,
@@ -155,12 +153,13 @@ CREATE TABLE results (game bigint, round text, name text, side char, rank smalli
 INSERT INTO results VALUES (1, '2024-01', 'ann', 'N', 1), (1, '2024-01', 'bob', 'S', 2),
                            (1, '2024-01', 'cid', 'S', 2);
 CREATE TABLE club_history (player_id text, period text, rating glicko2_rating);
-SET client_min_messages = error;
+CALL glicko2_guard_games('results', period_column => 'round');
 CALL glicko2_close_matches('club', 'results', '2024-01'::text, 'composite', tau => 0.3, max_rd => NULL,
                            history => 'club_history', player_column => 'who', rating_column => 'elo',
                            period_column => 'round', match_column => 'game', match_player_column => 'name',
                            team_column => 'side', place_column => 'rank');
-RESET client_min_messages;
+-- (guarded by its own period column)
+INSERT INTO results VALUES (2, '2024-01', 'ann', 'N', 1);
 SELECT who, elo = (SELECT glicko2_period(glicko2_rating(1500, 200), glicko2_rating(1550, 200), 1, 0.3)) AS ann_by_hand
 FROM club WHERE who = 'ann';
 SELECT who, round((elo).rating::numeric, 2) AS rating FROM club ORDER BY who;
