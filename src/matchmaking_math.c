@@ -68,6 +68,15 @@ teams_init(Teams *t, int n, int teams)
 		t->cap[i] = n / teams + (i < n % teams ? 1 : 0);
 }
 
+/* Unit k joins team e (sign 1) or leaves it (sign -1). */
+static inline void
+team_add(Teams *t, const Units *u, int k, int e, int sign)
+{
+	t->fill[e] += sign * u->size[k];
+	t->rating_sum[e] += sign * u->rating_sum[k];
+	t->rd_sum[e] += sign * u->rd_sum[k];
+}
+
 double
 mm_split_cost(const Glicko2Rating *players, int n, const int *team, int teams)
 {
@@ -213,6 +222,24 @@ check_lobby(int n, int teams)
 	return MM_OK;
 }
 
+/* What both methods start from: the lobby checked, empty teams, the units. */
+static MmStatus
+lobby_start(const Glicko2Rating *players, const int *party, int n, int teams,
+			Units *u, Teams *t, int *bad_party, const MmEnv *env)
+{
+	MmStatus	status = check_lobby(n, teams);
+
+	if (status != MM_OK)
+		return status;
+	teams_init(t, n, teams);
+	if (!units_build(u, players, party, n, t->cap[0], bad_party, env))
+	{
+		units_free(u, env);
+		return MM_PARTY_TOO_LARGE;
+	}
+	return MM_OK;
+}
+
 /* The number of splits ignoring parties: n! / prod(size!) / prod(equal teams!). */
 static double
 split_count(int n, int teams)
@@ -251,7 +278,7 @@ mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
 {
 	Units		u;
 	Teams		t;
-	MmStatus	status = check_lobby(n, teams);
+	MmStatus	status = lobby_start(players, party, n, teams, &u, &t, bad_party, env);
 	int		   *choice,
 			   *best_team,
 			   *unit_team;
@@ -264,12 +291,6 @@ mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
 
 	if (status != MM_OK)
 		return status;
-	teams_init(&t, n, teams);
-	if (!units_build(&u, players, party, n, t.cap[0], bad_party, env))
-	{
-		units_free(&u, env);
-		return MM_PARTY_TOO_LARGE;
-	}
 	choice = env->alloc(sizeof(int) * u.count);
 	best_team = env->alloc(sizeof(int) * u.count);
 	unit_team = env->alloc(sizeof(int) * u.count);
@@ -315,9 +336,7 @@ mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
 		choice[level] = next;
 		saved_rating[level] = t.rating_sum[next];
 		saved_rd[level] = t.rd_sum[next];
-		t.fill[next] += u.size[k];
-		t.rating_sum[next] += u.rating_sum[k];
-		t.rd_sum[next] += u.rd_sum[k];
+		team_add(&t, &u, k, next, 1);
 
 		bound[level + 1] = bound[level];
 		if (t.fill[next] == t.cap[next])
@@ -363,12 +382,8 @@ mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
 static void
 move_unit(Teams *t, const Units *u, int k, int from, int to)
 {
-	t->fill[from] -= u->size[k];
-	t->rating_sum[from] -= u->rating_sum[k];
-	t->rd_sum[from] -= u->rd_sum[k];
-	t->fill[to] += u->size[k];
-	t->rating_sum[to] += u->rating_sum[k];
-	t->rd_sum[to] += u->rd_sum[k];
+	team_add(t, u, k, from, -1);
+	team_add(t, u, k, to, 1);
 }
 
 /* Place units largest first; worst_fit: into the roomiest team, else the
@@ -394,9 +409,7 @@ greedy_place(Teams *t, const Units *u, int *unit_team, bool worst_fit)
 		if (pick < 0)
 			return false;
 		unit_team[k] = pick;
-		t->fill[pick] += u->size[k];
-		t->rating_sum[pick] += u->rating_sum[k];
-		t->rd_sum[pick] += u->rd_sum[k];
+		team_add(t, u, k, pick, 1);
 	}
 	return true;
 }
@@ -413,18 +426,12 @@ mm_balance_heuristic(const Glicko2Rating *players, const int *party, int n,
 {
 	Units		u;
 	Teams		t;
-	MmStatus	status = check_lobby(n, teams);
+	MmStatus	status = lobby_start(players, party, n, teams, &u, &t, bad_party, env);
 	int		   *unit_team;
 	double		cost;
 
 	if (status != MM_OK)
 		return status;
-	teams_init(&t, n, teams);
-	if (!units_build(&u, players, party, n, t.cap[0], bad_party, env))
-	{
-		units_free(&u, env);
-		return MM_PARTY_TOO_LARGE;
-	}
 	/* Among units of one size, the highest rated first. */
 	for (int i = 1; i < u.count; i++)
 	{
