@@ -3,6 +3,7 @@
  * symmetry breaking and bounds, or greedy plus improving swaps beyond it),
  * and games from a waiting pool (a dynamic programme over the rating order).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -420,6 +421,64 @@ greedy_place(Teams *t, const Units *u, int *unit_team, bool worst_fit)
  * improving swap of two equal-sized units between teams, repeated until no
  * swap lowers the cost (or MM_MAX_SWAP_ROUNDS).
  */
+/* Best improving swaps of two equal-sized units between teams until none
+ * lowers the cost (or MM_MAX_SWAP_ROUNDS); returns the cost reached. */
+static double
+improve_by_swaps(Teams *t, const Units *u, int *unit_team, const MmEnv *env)
+{
+	double		cost = teams_cost(t);
+
+	for (int round = 0; round < MM_MAX_SWAP_ROUNDS && cost > 0.0; round++)
+	{
+		int			best_a = -1,
+					best_b = -1;
+		double		best = cost;
+
+		if (env->poll)
+			env->poll();
+		for (int a = 0; a < u->count; a++)
+			for (int b = a + 1; b < u->count; b++)
+			{
+				int			ta = unit_team[a],
+							tb = unit_team[b];
+				double		c;
+
+				if (ta == tb || u->size[a] != u->size[b])
+					continue;
+				move_unit(t, u, a, ta, tb);
+				move_unit(t, u, b, tb, ta);
+				c = teams_cost(t);
+				move_unit(t, u, b, ta, tb);
+				move_unit(t, u, a, tb, ta);
+				if (c < best)
+				{
+					best = c;
+					best_a = a;
+					best_b = b;
+				}
+			}
+		if (best_a < 0)
+			break;
+		move_unit(t, u, best_a, unit_team[best_a], unit_team[best_b]);
+		move_unit(t, u, best_b, unit_team[best_b], unit_team[best_a]);
+		{
+			int			x = unit_team[best_a];
+
+			unit_team[best_a] = unit_team[best_b];
+			unit_team[best_b] = x;
+		}
+		cost = teams_cost(t);
+	}
+	return cost;
+}
+
+/*
+ * Beyond the exact limit: units placed greedily (highest rated first, each
+ * into the team with the lowest rating sum per place), improved by swaps
+ * (improve_by_swaps); then MM_RESTARTS more starts from random splits (a
+ * fixed generator: the same lobby gives the same split; fewer starts beyond
+ * 64 units), each improved the same way; the best split found wins.
+ */
 MmStatus
 mm_balance_heuristic(const Glicko2Rating *players, const int *party, int n,
 					 int teams, int *team, int *bad_party, const MmEnv *env)
@@ -427,8 +486,11 @@ mm_balance_heuristic(const Glicko2Rating *players, const int *party, int n,
 	Units		u;
 	Teams		t;
 	MmStatus	status = lobby_start(players, party, n, teams, &u, &t, bad_party, env);
-	int		   *unit_team;
-	double		cost;
+	int		   *unit_team,
+			   *best_team;
+	double		best;
+	uint64_t	state = 0x9E3779B97F4A7C15ULL;
+	int			restarts;
 
 	if (status != MM_OK)
 		return status;
@@ -447,63 +509,69 @@ mm_balance_heuristic(const Glicko2Rating *players, const int *party, int n,
 		u.order[j] = k;
 	}
 	unit_team = env->alloc(sizeof(int) * u.count);
+	best_team = env->alloc(sizeof(int) * u.count);
 	if (!greedy_place(&t, &u, unit_team, false))
 	{
 		teams_init(&t, n, teams);
 		if (!greedy_place(&t, &u, unit_team, true))
 		{
 			env->release(unit_team);
+			env->release(best_team);
 			units_free(&u, env);
 			return MM_PARTIES_DO_NOT_FIT;
 		}
 	}
+	best = improve_by_swaps(&t, &u, unit_team, env);
+	memcpy(best_team, unit_team, sizeof(int) * u.count);
 
-	cost = teams_cost(&t);
-	for (int round = 0; round < MM_MAX_SWAP_ROUNDS && cost > 0.0; round++)
+	/* Each start costs about count^2 swap trials a round: fewer beyond 64 units. */
+	restarts = u.count <= 64 ? MM_RESTARTS : MM_RESTARTS * 64 * 64 / (u.count * u.count);
+	for (int restart = 0; restart < restarts && best > 0.0; restart++)
 	{
-		int			best_a = -1,
-					best_b = -1;
-		double		best = cost;
+		bool		placed = true;
 
-		if (env->poll)
-			env->poll();
-		for (int a = 0; a < u.count; a++)
-			for (int b = a + 1; b < u.count; b++)
-			{
-				int			ta = unit_team[a],
-							tb = unit_team[b];
-				double		c;
-
-				if (ta == tb || u.size[a] != u.size[b])
-					continue;
-				move_unit(&t, &u, a, ta, tb);
-				move_unit(&t, &u, b, tb, ta);
-				c = teams_cost(&t);
-				move_unit(&t, &u, b, ta, tb);
-				move_unit(&t, &u, a, tb, ta);
-				if (c < best)
-				{
-					best = c;
-					best_a = a;
-					best_b = b;
-				}
-			}
-		if (best_a < 0)
-			break;
+		/* A random split: largest units first, each into a random team with room. */
+		teams_init(&t, n, teams);
+		for (int i = 0; i < u.count && placed; i++)
 		{
-			int			ta = unit_team[best_a],
-						tb = unit_team[best_b];
+			int			k = u.order[i],
+						room = 0,
+						pick;
 
-			move_unit(&t, &u, best_a, ta, tb);
-			move_unit(&t, &u, best_b, tb, ta);
-			unit_team[best_a] = tb;
-			unit_team[best_b] = ta;
-			/* Recompute rather than trust sums moved back and forth. */
-			cost = teams_cost(&t);
+			for (int e = 0; e < teams; e++)
+				room += t.fill[e] + u.size[k] <= t.cap[e];
+			if (room == 0)
+			{
+				placed = false;
+				break;
+			}
+			state ^= state << 13;
+			state ^= state >> 7;
+			state ^= state << 17;
+			pick = (int) (state % (uint64_t) room);
+			for (int e = 0; e < teams; e++)
+				if (t.fill[e] + u.size[k] <= t.cap[e] && pick-- == 0)
+				{
+					unit_team[k] = e;
+					team_add(&t, &u, k, e, 1);
+					break;
+				}
+		}
+		if (!placed)
+			continue;
+		{
+			double		c = improve_by_swaps(&t, &u, unit_team, env);
+
+			if (c < best)
+			{
+				best = c;
+				memcpy(best_team, unit_team, sizeof(int) * u.count);
+			}
 		}
 	}
-	write_teams(&u, unit_team, n, teams, team);
+	write_teams(&u, best_team, n, teams, team);
 	env->release(unit_team);
+	env->release(best_team);
 	units_free(&u, env);
 	return MM_OK;
 }
