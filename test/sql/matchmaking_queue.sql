@@ -109,6 +109,8 @@ SELECT * FROM glicko2_lobbies('loose', -3);
 SELECT * FROM glicko2_lobbies('loose', 2, 1);
 SELECT * FROM glicko2_lobbies('loose', 2, 65);
 SELECT * FROM glicko2_lobbies('loose', 1000000000, 64);
+-- Lobbies larger than the queue: no lobby, no error.
+SELECT count(*) AS lobbies_of_a_billion FROM glicko2_lobbies('loose', 1000000000, 2);
 SELECT * FROM glicko2_pair('loose', max_gap => -1);
 SELECT * FROM glicko2_pair('loose', max_gap => 'NaN');
 SELECT * FROM glicko2_pair('loose', widen => 'Infinity');
@@ -116,5 +118,18 @@ SELECT * FROM glicko2_pair('loose', player_column => 'nobody');
 SELECT * FROM glicko2_pair('loose', rating_column => 'queued_at');
 SELECT * FROM glicko2_pair('loose', queued_column => 'rating');
 SELECT * FROM glicko2_pair(NULL);
+-- Players are taken off by ctid: a view or a partitioned table is refused;
+-- an inheritance parent is read and taken from ONLY itself.
+CREATE VIEW loose_view AS SELECT * FROM loose;
+SELECT * FROM glicko2_pair('loose_view');
+CREATE TABLE parted (player_id int, rating glicko2_rating, queued_at timestamptz) PARTITION BY RANGE (player_id);
+SELECT * FROM glicko2_lobbies('parted', 1);
+CREATE TABLE loose_child () INHERITS (loose);
+INSERT INTO loose_child VALUES (7, glicko2_rating(), now()), (8, glicko2_rating(), now());
+BEGIN;
+INSERT INTO loose VALUES (9, glicko2_rating(), now());
+SELECT player_a, player_b FROM glicko2_pair('loose');
+SELECT player_id AS child_rows_untouched FROM loose_child ORDER BY 1;
+ROLLBACK;
 SELECT * FROM glicko2_pair('no_such_queue');
-SELECT count(*) AS still_queued FROM loose;
+SELECT count(*) AS still_queued FROM ONLY loose;
