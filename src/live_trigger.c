@@ -382,7 +382,7 @@ build_trigger(LiveTrigger *t, TriggerData *trigdata, Oid extension_namespace)
 	t->lock_plan = prepare_kept(psprintf(
 		"SELECT r.%1$s %2$s CAST($1 AS %4$s), r.%5$s, r.%6$s FROM %3$s r"
 		" WHERE r.%1$s %2$s ANY (ARRAY[CAST($1 AS %4$s), CAST($2 AS %4$s)])"
-		" ORDER BY r.%1$s FOR UPDATE OF r",
+		" ORDER BY r.%1$s FOR NO KEY UPDATE OF r",
 		k, eq, ratings_name, format_type_be_qualified(ratings_key_type), r, a),
 		2, types);
 	types[2] = t->rating_type;
