@@ -4,12 +4,13 @@
  * each game in the inserting transaction.
  *
  * Per game: lock both players' ratings rows in key order (one SELECT ...
- * ORDER BY key FOR UPDATE, so two games of the same players written at once
+ * ORDER BY key FOR NO KEY UPDATE, so two games of the same players written at once
  * wait for each other and never deadlock), add a missing player as unrated
  * (INSERT ... ON CONFLICT DO NOTHING, in key order, then lock again), grow
  * each RD for the periods since its rated_at, rate the game for both from
  * both pre-game ratings (glicko2_live_game), and write both rows (one
- * UPDATE).  The three statements are prepared once per trigger and kept.
+ * UPDATE of the locked row versions by TID).  The three statements are
+ * prepared once per trigger and kept.
  */
 #include "postgres.h"
 
@@ -21,6 +22,7 @@
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
+#include "storage/itemptr.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
@@ -35,7 +37,7 @@
 #include "live.h"
 #include "rating.h"
 
-/* Trigger options, 'name=value' after the ratings table. */
+/* Trigger options, 'name=value' after the ratings table (strings in the entry's cxt). */
 typedef struct LiveOptions
 {
 	double		period_usecs;
@@ -55,6 +57,7 @@ typedef struct LiveTrigger
 {
 	Oid			trigger_oid;	/* hash key */
 	bool		valid;			/* false after DDL on either table */
+	MemoryContext cxt;			/* what a build allocates; reset by the next */
 	Oid			games_relid;
 	Oid			ratings_relid;
 	LiveOptions opt;
@@ -68,9 +71,9 @@ typedef struct LiveTrigger
 	FmgrInfo	key_eq;			/* equality of key_type */
 	Oid			rating_type;	/* the extension's glicko2_rating */
 	TupleDesc	rating_desc;	/* its descriptor, blessed */
-	SPIPlanPtr	lock_plan;		/* ($1, $2) -> (is_player, rating, rated_at) */
+	SPIPlanPtr	lock_plan;		/* ($1, $2) -> (is_player, rating, rated_at, ctid) */
 	SPIPlanPtr	insert_plan;	/* ($1, $2, unrated, played_at) */
-	SPIPlanPtr	update_plan;	/* ($1, rating, rated_at, $4, rating, rated_at) */
+	SPIPlanPtr	update_plan;	/* (ctid, rating, rated_at, ctid, rating, rated_at) */
 } LiveTrigger;
 
 static HTAB *live_triggers = NULL;
@@ -104,9 +107,10 @@ static const char *const option_names =
 	"period, tau, max_rd, player_column, rating_column, rated_at_column, "
 	"game_player_column, opponent_column, score_column, played_at_column";
 
-/* One 'name=value' trigger argument into opt (strings in TopMemoryContext). */
+/* One 'name=value' trigger argument into opt (strings allocated in cxt). */
 static void
-parse_option(const char *arg, LiveOptions *opt, const char *trigger_name)
+parse_option(const char *arg, LiveOptions *opt, const char *trigger_name,
+			 MemoryContext cxt)
 {
 	const char *eq = strchr(arg, '=');
 	char	   *name;
@@ -156,7 +160,7 @@ parse_option(const char *arg, LiveOptions *opt, const char *trigger_name)
 					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					errmsg("trigger %s: unknown option \"%s\"", trigger_name, name),
 					errhint("Options are %s.", option_names));
-		*slot = MemoryContextStrdup(TopMemoryContext, value);
+		*slot = MemoryContextStrdup(cxt, value);
 	}
 }
 
@@ -286,6 +290,11 @@ build_trigger(LiveTrigger *t, TriggerData *trigdata, Oid extension_namespace)
 
 	free_plans(t);
 	t->valid = false;
+	if (t->cxt == NULL)
+		t->cxt = AllocSetContextCreate(TopMemoryContext, "glicko2 live trigger",
+									   ALLOCSET_SMALL_SIZES);
+	MemoryContextReset(t->cxt);
+	t->rating_desc = NULL;
 	memset(opt, 0, sizeof(*opt));
 	opt->period_usecs = (double) USECS_PER_DAY;
 	opt->tau = GLICKO2_DEFAULT_TAU;
@@ -298,9 +307,9 @@ build_trigger(LiveTrigger *t, TriggerData *trigdata, Oid extension_namespace)
 					   RelationGetRelationName(games)),
 				errhint("EXECUTE FUNCTION glicko2_rate_games('ratings' [, 'period=1 day', 'tau=0.5', 'max_rd=350', ...])."));
 	for (int i = 1; i < trigger->tgnargs; i++)
-		parse_option(trigger->tgargs[i], opt, trigger->tgname);
+		parse_option(trigger->tgargs[i], opt, trigger->tgname, t->cxt);
 #define DEFAULT_COLUMN(field, name) \
-	if (opt->field == NULL) opt->field = MemoryContextStrdup(TopMemoryContext, name)
+	if (opt->field == NULL) opt->field = MemoryContextStrdup(t->cxt, name)
 	DEFAULT_COLUMN(player_column, "player_id");
 	DEFAULT_COLUMN(rating_column, "rating");
 	DEFAULT_COLUMN(rated_at_column, "rated_at");
@@ -340,9 +349,9 @@ build_trigger(LiveTrigger *t, TriggerData *trigdata, Oid extension_namespace)
 				errmsg("column \"%s\" of %s is %s, not a number", opt->score_column,
 					   RelationGetRelationName(games), format_type_be(t->score_type)));
 	require_type(t->games_relid, t->played_at_attnum, TIMESTAMPTZOID, "timestamptz");
+	qualified_equality(t->key_type, "games player");	/* checks it has one */
 	fmgr_info_cxt(lookup_type_cache(t->key_type, TYPECACHE_EQ_OPR_FINFO)->eq_opr_finfo.fn_oid,
-				  &t->key_eq, TopMemoryContext);
-	qualified_equality(t->key_type, "games player");
+				  &t->key_eq, t->cxt);
 
 	/* The ratings table's columns. */
 	t->rating_type = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
@@ -352,9 +361,8 @@ build_trigger(LiveTrigger *t, TriggerData *trigdata, Oid extension_namespace)
 	rating_attnum = column_attnum(t->ratings_relid, opt->rating_column, "rating_column");
 	rated_at_attnum = column_attnum(t->ratings_relid, opt->rated_at_column, "rated_at_column");
 	require_type(t->ratings_relid, rating_attnum, t->rating_type, "glicko2_rating");
-	if (t->rating_desc == NULL)
 	{
-		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+		MemoryContext old = MemoryContextSwitchTo(t->cxt);
 
 		t->rating_desc = BlessTupleDesc(lookup_rowtype_tupdesc_copy(t->rating_type, -1));
 		MemoryContextSwitchTo(old);
@@ -380,7 +388,7 @@ build_trigger(LiveTrigger *t, TriggerData *trigdata, Oid extension_namespace)
 											  get_rel_name(t->ratings_relid));
 	types[0] = types[1] = types[3] = t->key_type;
 	t->lock_plan = prepare_kept(psprintf(
-		"SELECT r.%1$s %2$s CAST($1 AS %4$s), r.%5$s, r.%6$s FROM %3$s r"
+		"SELECT r.%1$s %2$s CAST($1 AS %4$s), r.%5$s, r.%6$s, r.ctid FROM %3$s r"
 		" WHERE r.%1$s %2$s ANY (ARRAY[CAST($1 AS %4$s), CAST($2 AS %4$s)])"
 		" ORDER BY r.%1$s FOR NO KEY UPDATE OF r",
 		k, eq, ratings_name, format_type_be_qualified(ratings_key_type), r, a),
@@ -393,14 +401,15 @@ build_trigger(LiveTrigger *t, TriggerData *trigdata, Oid extension_namespace)
 		" ORDER BY v.k ON CONFLICT (%1$s) DO NOTHING",
 		k, format_type_be_qualified(ratings_key_type), ratings_name, r, a),
 		4, types);
-	types[0] = types[3] = t->key_type;
+	/* The rows locked above, by their TIDs (a TID scan, no index descent). */
+	types[0] = types[3] = TIDOID;
 	types[1] = types[4] = t->rating_type;
 	types[2] = types[5] = TIMESTAMPTZOID;
 	t->update_plan = prepare_kept(psprintf(
-		"UPDATE %3$s r SET %4$s = v.rating, %5$s = v.rated_at"
-		" FROM (VALUES (CAST($1 AS %6$s), $2, $3), (CAST($4 AS %6$s), $5, $6)) v(k, rating, rated_at)"
-		" WHERE r.%1$s %2$s v.k",
-		k, eq, ratings_name, r, a, format_type_be_qualified(ratings_key_type)),
+		"UPDATE %1$s r SET %2$s = v.rating, %3$s = v.rated_at"
+		" FROM (VALUES ($1, $2, $3), ($4, $5, $6)) v(tid, rating, rated_at)"
+		" WHERE r.ctid OPERATOR(pg_catalog.=) v.tid",
+		ratings_name, r, a),
 		6, types);
 	t->valid = true;
 }
@@ -503,6 +512,8 @@ typedef struct LockedRow
 	double		idle_periods;
 	TimestampTz rated_at;
 	bool		rated_at_null;
+	ItemPointerData tid;		/* the locked version: FOR NO KEY UPDATE
+								 * returns the latest one */
 } LockedRow;
 
 /* For errors in a stored rating: which player's row it is. */
@@ -543,17 +554,19 @@ lock_players(LiveTrigger *t, Datum *keys, TimestampTz played_at, LockedRow *rows
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[i];
-		bool		isnull;
+		bool		isnull;		/* the key and ctid are never NULL */
 		bool		is_player = DatumGetBool(SPI_getbinval(tup, desc, 1, &isnull));
 		LockedRow  *row = &rows[is_player ? 0 : 1];
-		Datum		rating = SPI_getbinval(tup, desc, 2, &isnull);
+		bool		rating_null;
+		Datum		rating = SPI_getbinval(tup, desc, 2, &rating_null);
 
 		row->found = true;
 		row->idle_periods = 0.0;
+		row->tid = *(ItemPointer) DatumGetPointer(SPI_getbinval(tup, desc, 4, &isnull));
 		row->rated_at = DatumGetTimestampTz(SPI_getbinval(tup, desc, 3, &row->rated_at_null));
 		if (!row->rated_at_null)
 			live_check_timestamp(row->rated_at, "rated_at");
-		if (isnull)
+		if (rating_null)
 			row->rating = unrated;
 		else
 		{
@@ -656,11 +669,11 @@ glicko2_rate_games(PG_FUNCTION_ARGS)
 											  RelationGetRelationName(trigdata->tg_relation)));
 
 	/* Both rows written; rated_at never moves back. */
-	values[0] = keys[0];
+	values[0] = PointerGetDatum(&rows[0].tid);
 	values[1] = rating_datum(t, &new_player);
 	values[2] = TimestampTzGetDatum(rows[0].rated_at_null ? played_at :
 									Max(rows[0].rated_at, played_at));
-	values[3] = keys[1];
+	values[3] = PointerGetDatum(&rows[1].tid);
 	values[4] = rating_datum(t, &new_opponent);
 	values[5] = TimestampTzGetDatum(rows[1].rated_at_null ? played_at :
 									Max(rows[1].rated_at, played_at));

@@ -183,6 +183,47 @@ INSERT INTO guarded VALUES (2, 1, 2, 0, '2026-01-02');
 SELECT count(*) AS live_changed_by_open_game FROM live_ratings l JOIN live_before b USING (player_id)
 WHERE l IS DISTINCT FROM b;
 
+-- A partitioned games table: the trigger on the parent rates games written
+-- to any partition.
+CREATE TABLE part_games (player_id int, opponent_id int, score float8, played_at timestamptz)
+  PARTITION BY RANGE (played_at);
+CREATE TABLE part_games_2026 PARTITION OF part_games FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+CREATE TABLE part_games_2027 PARTITION OF part_games FOR VALUES FROM ('2027-01-01') TO ('2028-01-01');
+CREATE TABLE part_ratings (player_id int PRIMARY KEY, rating glicko2_rating, rated_at timestamptz);
+CREATE TRIGGER rate AFTER INSERT ON part_games FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('part_ratings');
+INSERT INTO part_games VALUES (1, 2, 1, '2026-12-31 23:00'), (2, 1, 1, '2027-01-01 01:00');
+SELECT player_id, rating, rated_at FROM part_ratings ORDER BY 1;
+
+-- Rebuilding live ratings from the games (after a correction, say): the
+-- games inserted in played_at order into a temporary table with the same
+-- trigger naming the ratings table; the result is the live ratings again.
+CREATE TABLE rebuilt AS SELECT * FROM ratings WHERE false;
+ALTER TABLE rebuilt ADD PRIMARY KEY (player_id);
+CREATE TEMP TABLE replay_games (LIKE games);
+CREATE TRIGGER rate AFTER INSERT ON replay_games FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('public.rebuilt');
+TRUNCATE ratings, games;
+INSERT INTO games (player_id, opponent_id, score, played_at)
+SELECT 1 + (i * 7) % 6, 1 + (i * 7 + 1 + i % 5) % 6, (i % 3) / 2.0, '2026-08-01'::timestamptz + i * interval '5 hours'
+FROM generate_series(1, 30) i;
+INSERT INTO replay_games SELECT * FROM games ORDER BY played_at;
+SELECT count(*) AS players, count(*) FILTER (WHERE r.rating = b.rating AND r.rated_at = b.rated_at) AS same
+FROM ratings r JOIN rebuilt b USING (player_id);
+
+-- Hostile objects on the search_path of the writer are never called: the
+-- trigger's statements name the ratings table, its types and its equality
+-- operator by schema.
+CREATE SCHEMA evil;
+CREATE FUNCTION evil.int_eq(int, int) RETURNS boolean LANGUAGE plpgsql AS
+  $$BEGIN RAISE EXCEPTION 'hostile =(int, int) called'; END$$;
+CREATE OPERATOR evil.= (LEFTARG = int, RIGHTARG = int, FUNCTION = evil.int_eq);
+CREATE TABLE evil.ratings (player_id int PRIMARY KEY, rating glicko2_rating, rated_at timestamptz);
+SET search_path = evil, public, pg_catalog;
+INSERT INTO public.games (player_id, opponent_id, score, played_at) VALUES (1, 2, 1, '2026-09-01');
+RESET search_path;
+SELECT (SELECT count(*) FROM evil.ratings) AS evil_rows,
+       (SELECT rated_at FROM ratings WHERE player_id = 1) = '2026-09-01' AS rated_in_public;
+DROP SCHEMA evil CASCADE;
+
 -- Misuse: clear errors.
 CREATE TABLE g2 (player_id int, opponent_id int, score float8, played_at timestamptz, p text, t timestamp);
 INSERT INTO g2 VALUES (1, 2, 1, now());
