@@ -3,7 +3,9 @@
 # pgbench: games per second of single-row INSERTs into a games table with
 # glicko2_rate_games (each game rates both players) and into the same table
 # without it, 2 and 8 clients, interleaved in one run, medians of REPS runs;
-# the ratio plain / live is what the trigger costs (goal: at most 2).
+# the ratio plain / live is what the trigger costs (goal: at most 2); so is
+# the ratio of the backends' CPU time per game, which is steadier when other
+# work shares the machine.
 # Under PostgreSQL's default settings (every commit waits for its WAL flush;
 # pgbench's simple protocol: each INSERT parsed and planned) and tuned for
 # throughput: synchronous_commit = off (a crash may lose the last commits,
@@ -66,15 +68,29 @@ INSERT INTO $table (player_id, opponent_id, score, played_at) VALUES (:a, :b, :s
 SQL
 done
 
-tps() { # server-options pgbench-options table clients
-  PGOPTIONS=$1 "$bindir/pgbench" -n -c "$4" -j "$(( $4 < 2 ? $4 : 2 ))" -T "$SECONDS_PER_RUN" $2 \
-    -f "$BENCH_DIR/$3.sql" 2>&1 | awk '/^tps = / {print $3}'
+# Backend CPU per game, robust to other load on the machine: the CPU time
+# of exited backends accumulates in the postmaster's cutime + cstime.
+postmaster=$(head -1 "$BENCH_DIR/data/postmaster.pid")
+ticks=$(getconf CLK_TCK)
+children_cpu() { awk '{print $16 + $17}' "/proc/$postmaster/stat"; }
+run() { # server-options pgbench-options table clients -> "tps cpu-microseconds-per-game"
+  local before out after
+  before=$(children_cpu)
+  out=$(PGOPTIONS=$1 "$bindir/pgbench" -n -c "$4" -j "$(( $4 < 2 ? $4 : 2 ))" -T "$SECONDS_PER_RUN" $2 \
+          -f "$BENCH_DIR/$3.sql" 2>&1)
+  sleep 1                      # the backends exit and are reaped
+  after=$(children_cpu)
+  awk -v b="$before" -v a="$after" -v hz="$ticks" '
+    /^number of transactions actually processed/ {split($NF, n, "/"); games = n[1]}
+    /^tps = / {tps = $3}
+    END {print tps, 1e6 * (a - b) / hz / games}' <<<"$out"
 }
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 echo "glicko2_rate_games against a plain insert: pgbench, single-row INSERTs, $PLAYERS players,"
 echo "$SECONDS_PER_RUN s per run, median of $REPS interleaved runs; $(nproc) cores, PostgreSQL $("$bindir/postgres" --version | awk '{print $3}')"
-printf '%-44s %7s %12s %12s %8s\n' settings clients "plain tps" "live tps" ratio
+printf '%-34s %7s %10s %10s %6s   %9s %9s %6s\n' settings clients "plain tps" "live tps" ratio \
+  "plain CPU" "live CPU" ratio
 for settings in "defaults::-M simple" \
                 "synchronous_commit=off:-c synchronous_commit=off:-M simple" \
                 "synchronous_commit=off, prepared:-c synchronous_commit=off:-M prepared"; do
@@ -83,13 +99,18 @@ for settings in "defaults::-M simple" \
     : >"$BENCH_DIR/plain"
     : >"$BENCH_DIR/live"
     for rep in $(seq "$REPS"); do
-      tps "$server_options" "$pgbench_options" plain_games "$clients" >>"$BENCH_DIR/plain"
-      tps "$server_options" "$pgbench_options" live_games "$clients" >>"$BENCH_DIR/live"
+      run "$server_options" "$pgbench_options" plain_games "$clients" >>"$BENCH_DIR/plain"
+      run "$server_options" "$pgbench_options" live_games "$clients" >>"$BENCH_DIR/live"
     done
-    plain=$(median <"$BENCH_DIR/plain")
-    live=$(median <"$BENCH_DIR/live")
-    printf '%-44s %7s %12.0f %12.0f %8.2f\n' "$name" "$clients" "$plain" "$live" \
-      "$(awk -v p="$plain" -v l="$live" 'BEGIN {print p / l}')"
+    plain=$(cut -d' ' -f1 "$BENCH_DIR/plain" | median)
+    live=$(cut -d' ' -f1 "$BENCH_DIR/live" | median)
+    plain_cpu=$(cut -d' ' -f2 "$BENCH_DIR/plain" | median)
+    live_cpu=$(cut -d' ' -f2 "$BENCH_DIR/live" | median)
+    printf '%-34s %7s %10.0f %10.0f %6.2f   %7.0fus %7.0fus %6.2f\n' "$name" "$clients" "$plain" "$live" \
+      "$(awk -v p="$plain" -v l="$live" 'BEGIN {print p / l}')" "$plain_cpu" "$live_cpu" \
+      "$(awk -v p="$plain_cpu" -v l="$live_cpu" 'BEGIN {print l / p}')"
   done
 done
+echo "ratio: plain tps / live tps, and live / plain backend CPU time per game (the"
+echo "backends' user + system time, which other load on the machine disturbs less)."
 "$bindir/psql" -X -At -c "SELECT 'games rated live: ' || count(*) FROM live_games"

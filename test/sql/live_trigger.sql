@@ -224,64 +224,44 @@ SELECT (SELECT count(*) FROM evil.ratings) AS evil_rows,
        (SELECT rated_at FROM ratings WHERE player_id = 1) = '2026-09-01' AS rated_in_public;
 DROP SCHEMA evil CASCADE;
 
--- Misuse: clear errors.
+-- Misuse: clear errors at the first game, each with its SQLSTATE and hint.
 CREATE TABLE g2 (player_id int, opponent_id int, score float8, played_at timestamptz, p text, t timestamp);
 INSERT INTO g2 VALUES (1, 2, 1, now());
-CREATE TRIGGER t AFTER INSERT ON g2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games();
-INSERT INTO g2 VALUES (1, 2, 1, now());
-DROP TRIGGER t ON g2;
-CREATE TRIGGER t AFTER INSERT ON g2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('nosuch');
-INSERT INTO g2 VALUES (1, 2, 1, now());
-DROP TRIGGER t ON g2;
-CREATE TRIGGER t AFTER INSERT ON g2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('ratings', 'speed=3');
-INSERT INTO g2 VALUES (1, 2, 1, now());
-DROP TRIGGER t ON g2;
-CREATE TRIGGER t AFTER INSERT ON g2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('ratings', 'fast');
-INSERT INTO g2 VALUES (1, 2, 1, now());
-DROP TRIGGER t ON g2;
-CREATE TRIGGER t AFTER INSERT ON g2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('ratings', 'period=0');
-INSERT INTO g2 VALUES (1, 2, 1, now());
-DROP TRIGGER t ON g2;
-CREATE TRIGGER t AFTER INSERT ON g2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('ratings', 'tau=-1');
-INSERT INTO g2 VALUES (1, 2, 1, now());
-DROP TRIGGER t ON g2;
-CREATE TRIGGER t AFTER INSERT ON g2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('ratings', 'max_rd=NaN');
-INSERT INTO g2 VALUES (1, 2, 1, now());
-DROP TRIGGER t ON g2;
-CREATE TRIGGER t AFTER INSERT ON g2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('ratings', 'score_column=s');
-INSERT INTO g2 VALUES (1, 2, 1, now());
-DROP TRIGGER t ON g2;
-CREATE TRIGGER t AFTER INSERT ON g2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('ratings', 'score_column=p');
-INSERT INTO g2 VALUES (1, 2, 1, now());
-DROP TRIGGER t ON g2;
-CREATE TRIGGER t AFTER INSERT ON g2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('ratings', 'played_at_column=t');
-INSERT INTO g2 VALUES (1, 2, 1, now());
-DROP TRIGGER t ON g2;
-CREATE TRIGGER t AFTER INSERT ON g2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('ratings', 'opponent_column=p');
-INSERT INTO g2 VALUES (1, 2, 1, now());
-DROP TRIGGER t ON g2;
-CREATE TRIGGER t AFTER INSERT ON g2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('league.elo');
-INSERT INTO g2 VALUES (1, 2, 1, now());
-DROP TRIGGER t ON g2;
 CREATE TABLE nokey (player_id int, rating glicko2_rating, rated_at timestamptz);
-CREATE TRIGGER t AFTER INSERT ON g2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('nokey');
-INSERT INTO g2 VALUES (1, 2, 1, now());
-DROP TRIGGER t ON g2;
 CREATE TABLE noat (player_id int PRIMARY KEY, rating glicko2_rating);
-CREATE TRIGGER t AFTER INSERT ON g2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('noat');
-INSERT INTO g2 VALUES (1, 2, 1, now());
-DROP TRIGGER t ON g2;
 CREATE TABLE textrating (player_id int PRIMARY KEY, rating text, rated_at timestamptz);
-CREATE TRIGGER t AFTER INSERT ON g2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('textrating');
-INSERT INTO g2 VALUES (1, 2, 1, now());
-DROP TRIGGER t ON g2;
-CREATE TRIGGER t BEFORE INSERT ON g2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('ratings');
-INSERT INTO g2 VALUES (1, 2, 1, now());
-DROP TRIGGER t ON g2;
-CREATE TRIGGER t AFTER UPDATE ON g2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('ratings');
-UPDATE g2 SET score = 0;
-DROP TRIGGER t ON g2;
-CREATE TRIGGER t AFTER INSERT ON g2 FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_games('ratings');
-INSERT INTO g2 VALUES (1, 2, 1, now());
-DROP TRIGGER t ON g2;
+CREATE FUNCTION misuse(event text, args text, level text DEFAULT 'ROW') RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  msg text;
+  hint text;
+BEGIN
+  EXECUTE format('CREATE TRIGGER t %s ON g2 FOR EACH %s EXECUTE FUNCTION glicko2_rate_games(%s)',
+                 event, level, args);
+  BEGIN
+    IF event LIKE '%UPDATE%' THEN
+      UPDATE g2 SET score = 0;
+    ELSE
+      INSERT INTO g2 VALUES (1, 2, 1, now());
+    END IF;
+    msg := 'no error';
+  EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS hint = PG_EXCEPTION_HINT;
+    msg := SQLSTATE || ' ' || SQLERRM || CASE WHEN hint <> '' THEN ' (HINT: ' || hint || ')' ELSE '' END;
+  END;
+  EXECUTE 'DROP TRIGGER t ON g2';
+  RETURN msg;
+END $$;
+\pset format unaligned
+SELECT e AS event, a AS arguments, misuse(e, a) AS error
+FROM (VALUES ('AFTER INSERT', ''), ('AFTER INSERT', '''nosuch'''),
+             ('AFTER INSERT', '''ratings'', ''speed=3'''), ('AFTER INSERT', '''ratings'', ''fast'''),
+             ('AFTER INSERT', '''ratings'', ''period=0'''), ('AFTER INSERT', '''ratings'', ''tau=-1'''),
+             ('AFTER INSERT', '''ratings'', ''max_rd=NaN'''), ('AFTER INSERT', '''ratings'', ''score_column=s'''),
+             ('AFTER INSERT', '''ratings'', ''score_column=p'''), ('AFTER INSERT', '''ratings'', ''played_at_column=t'''),
+             ('AFTER INSERT', '''ratings'', ''opponent_column=p'''), ('AFTER INSERT', '''league.elo'''),
+             ('AFTER INSERT', '''nokey'''), ('AFTER INSERT', '''noat'''), ('AFTER INSERT', '''textrating'''),
+             ('BEFORE INSERT', '''ratings'''), ('AFTER UPDATE', '''ratings''')) x(e, a)
+UNION ALL
+SELECT 'AFTER INSERT FOR EACH STATEMENT', '''ratings''', misuse('AFTER INSERT', '''ratings''', 'STATEMENT');
+\pset format aligned
 SELECT count(*) AS g2_games FROM g2;
