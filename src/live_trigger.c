@@ -414,6 +414,28 @@ build_trigger(LiveTrigger *t, TriggerData *trigdata, Oid extension_namespace)
 	t->valid = true;
 }
 
+/*
+ * Free the plans and memory of other invalidated entries: they are rebuilt
+ * if used again, and a dropped trigger (a temporary games table's, say)
+ * then keeps only its small hash entry.
+ */
+static void
+release_invalid(LiveTrigger *keep)
+{
+	HASH_SEQ_STATUS status;
+	LiveTrigger *t;
+
+	hash_seq_init(&status, live_triggers);
+	while ((t = hash_seq_search(&status)) != NULL)
+		if (t != keep && !t->valid && t->cxt != NULL)
+		{
+			free_plans(t);
+			MemoryContextDelete(t->cxt);
+			t->cxt = NULL;
+			t->rating_desc = NULL;
+		}
+}
+
 /* The trigger's entry, built or rebuilt as needed. */
 static LiveTrigger *
 get_trigger(TriggerData *trigdata, Oid extension_namespace)
@@ -439,7 +461,10 @@ get_trigger(TriggerData *trigdata, Oid extension_namespace)
 		t->valid = false;
 	}
 	if (!t->valid || t->games_relid != RelationGetRelid(trigdata->tg_relation))
+	{
+		release_invalid(t);
 		build_trigger(t, trigdata, extension_namespace);
+	}
 	return t;
 }
 
