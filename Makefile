@@ -24,11 +24,17 @@ DATA = $(wildcard upgrade/$(EXTENSION)--*.sql)
 
 # Tests live in test/ (sql/, expected/, specs/), as in pgvector.
 REGRESS = $(patsubst test/sql/%.sql,%,$(sort $(wildcard test/sql/*.sql)))
+# fresh_fmgr needs test/helper (test-only, not shipped) installed in the
+# server: NO_TEST_HELPER=1 leaves it out where that cannot be (the Debian
+# package build; test.sh installs the helper and runs everything).
+ifdef NO_TEST_HELPER
+REGRESS := $(filter-out fresh_fmgr,$(REGRESS))
+endif
 REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 ISOLATION = $(patsubst test/specs/%.spec,%,$(sort $(wildcard test/specs/*.spec)))
 ISOLATION_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 
-EXTRA_CLEAN = test/unit/math_test
+EXTRA_CLEAN = test/unit/math_test test/unit/matchmaking_test
 
 # errno is never read here: without it sqrt is one instruction, not a call
 # guarded by a test for negative arguments (same results; bench/).
@@ -45,17 +51,33 @@ $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) $(EXTENSION).control
 $(OBJS): $(HEADERS)
 
 # The PostgreSQL-free mathematics, tested on its own.
-test/unit/math_test: test/unit/math_test.c src/glicko_math.c src/glicko_math.h
+test/unit/math_test: test/unit/math_test.c src/glicko_math.c src/glicko_math.h src/match_math.c src/match_math.h
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
-		test/unit/math_test.c src/glicko_math.c -lm
+		test/unit/math_test.c src/glicko_math.c src/match_math.c -lm
 
-unittest: test/unit/math_test
+test/unit/matchmaking_test: test/unit/matchmaking_test.c src/matchmaking_math.c src/matchmaking_math.h src/glicko_math.c src/glicko_math.h
+	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
+		test/unit/matchmaking_test.c src/matchmaking_math.c src/glicko_math.c -lm
+
+unittest: test/unit/math_test test/unit/matchmaking_test
 	test/unit/math_test
+	test/unit/matchmaking_test
 
 .PHONY: unittest
 
-# META.json repeats the version for PGXN; keep it equal to the control file's.
+# META.json (PGXN, semantic version X.Y.0) and debian/changelog repeat the
+# control file's version; META.json's PostgreSQL prerequisite is the oldest
+# major src/compat.h accepts.  Keep them equal.
+OLDEST_PG = $(shell sed -n 's/^\#if PG_VERSION_NUM < \([0-9]*\)0000$$/\1/p' src/compat.h)
 metacheck:
-	@grep -q '"version": "$(EXTVERSION)' META.json || { echo "META.json version differs from $(EXTVERSION)"; exit 1; }
+	@test "$$(grep -c '"version": "$(EXTVERSION).0"' META.json)" -ge 2 || { echo "META.json version differs from $(EXTVERSION).0"; exit 1; }
+	@head -1 debian/changelog | grep -q '^$(EXTENSION) ($(EXTVERSION))' || { echo "debian/changelog version differs from $(EXTVERSION)"; exit 1; }
+	@grep -q '"PostgreSQL": "$(OLDEST_PG).0.0"' META.json || { echo "META.json PostgreSQL prerequisite differs from $(OLDEST_PG).0.0 (src/compat.h)"; exit 1; }
 
-.PHONY: metacheck
+# The PGXN archive: what git tracks at HEAD, in glicko2-X.Y.0/.
+dist: metacheck
+	mkdir -p dist
+	git archive --format zip --prefix=$(EXTENSION)-$(EXTVERSION).0/ \
+		--output dist/$(EXTENSION)-$(EXTVERSION).0.zip HEAD
+
+.PHONY: metacheck dist

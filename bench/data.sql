@@ -34,7 +34,6 @@ JOIN ratings me ON me.player_id = s.player_id
 JOIN ratings them ON them.player_id = s.opponent_id;
 
 -- Games written later to a closed period are refused (as the README advises).
-CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON games
-  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
+CALL glicko2_guard_games('games');
 
 VACUUM (FREEZE, ANALYZE) ratings, games, sides;

@@ -60,8 +60,7 @@ ORDER BY p.period, round, a.player_id;
 -- The league: a ratings table, a history of every player's rating after each
 -- period, a guard that refuses games written into closed periods, and one
 -- close per period.
-CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON games
-  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
+CALL glicko2_guard_games('games');
 CREATE TABLE ratings (player_id int PRIMARY KEY REFERENCES players, rating glicko2_rating NOT NULL);
 CREATE TABLE history (player_id int, period int, rating glicko2_rating,
                       PRIMARY KEY (player_id, period));
@@ -149,3 +148,5 @@ SELECT (SELECT count(*) FROM glicko2_closes
        round(max((b.rating).rating) FILTER (WHERE player_id = 25)) AS "player 25 before",
        round(max((a.rating).rating) FILTER (WHERE player_id = 25)) AS "after"
 FROM ratings a JOIN before_correction b USING (player_id);
+
+\ir matchmaking.sql

@@ -19,23 +19,29 @@ CREATE TABLE glicko2_closes (
   games        bigint      NOT NULL CHECK (games >= 0),
   tau          float8      NOT NULL,
   max_rd       float8,
+  unguarded    boolean     NOT NULL DEFAULT false,
+  advantage    float8      NOT NULL DEFAULT 0,
+  home_column  name,
   PRIMARY KEY (ratings, period),
   UNIQUE (ratings, close_number)
 );
 COMMENT ON TABLE glicko2_closes IS
-  'Record of every glicko2_close_period: one row per (ratings table, period), in close order by close_number; dumped by pg_dump';
+  'Record of every close (glicko2_close_period, glicko2_close_matches): one row per (ratings table, period), in close order by close_number; dumped by pg_dump';
 COMMENT ON COLUMN glicko2_closes.ratings IS 'The ratings table closed';
 COMMENT ON COLUMN glicko2_closes.period IS 'The period closed, as text of the games'' period column type';
 COMMENT ON COLUMN glicko2_closes.close_number IS '1 for the first close of this ratings table, then 2, 3, ...';
-COMMENT ON COLUMN glicko2_closes.games_table IS 'The games table or view the period was read from';
+COMMENT ON COLUMN glicko2_closes.games_table IS 'The games table or view (or matches table) the period was read from';
 COMMENT ON COLUMN glicko2_closes.closed_at IS 'When the close ran (clock time at its end; it is visible from its commit)';
 COMMENT ON COLUMN glicko2_closes.closed_by IS 'The role that ran the close';
 COMMENT ON COLUMN glicko2_closes.players IS 'Players moved on by one period: played + idle, new ones included';
 COMMENT ON COLUMN glicko2_closes.played IS 'Players with at least one game in the period (new ones included)';
 COMMENT ON COLUMN glicko2_closes.new_players IS 'Players added to the ratings table by this close';
-COMMENT ON COLUMN glicko2_closes.games IS 'Games (rows of the games table) rated';
+COMMENT ON COLUMN glicko2_closes.games IS 'Rows of the games (or matches) table rated';
 COMMENT ON COLUMN glicko2_closes.tau IS 'System constant tau used';
 COMMENT ON COLUMN glicko2_closes.max_rd IS 'RD cap of idle players (NULL: no cap)';
+COMMENT ON COLUMN glicko2_closes.advantage IS 'Home / first-move advantage in rating points given to the side that home_column marked (0: none)';
+COMMENT ON COLUMN glicko2_closes.home_column IS 'The games'' boolean column saying which side had the advantage (NULL: none); glicko2_recompute closes again with it';
+COMMENT ON COLUMN glicko2_closes.unguarded IS 'Closed with unguarded => true while a table the games were read from had no guard trigger covering the close: a game written later to a closed period may never be rated';
 
 SELECT pg_catalog.pg_extension_config_dump('glicko2_closes', '');
 
@@ -73,113 +79,170 @@ $$;
 COMMENT ON FUNCTION glicko2_column_type(regclass, name, text) IS
   'Helper of glicko2_close_period: the type of column col of rel, or an error naming the column and the argument that names it';
 
+-- What a guard trigger (glicko2_refuse_closed_games) covers.  Its arguments
+-- name ratings tables (unqualified: in the schema of the trigger's table)
+-- and optionally 'period_column=name'.  Without ratings tables it covers
+-- every close read from its table, from a partitioned table its table is a
+-- partition of (at any level), or from a view reading any of these.
+CREATE FUNCTION glicko2_guard_scope(guard oid, OUT named regclass[], OUT games regclass[],
+                                    OUT period_column name)
+  AS 'MODULE_PATHNAME', 'glicko2_guard_scope'
+  LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_guard_scope(oid) IS
+  'What the guard trigger with this OID covers: the ratings tables its arguments name, or else the tables and views whose closes it guards (its table, the partitioned tables above it, views reading them); and its period column';
+
 CREATE FUNCTION glicko2_refuse_closed_games()
   RETURNS trigger
+  AS 'MODULE_PATHNAME', 'glicko2_refuse_closed_games'
+  LANGUAGE C;
+COMMENT ON FUNCTION glicko2_refuse_closed_games() IS
+  'Guard trigger of a games table: BEFORE INSERT OR UPDATE OR DELETE ... FOR EACH ROW refuses a game at or before the last period closed by glicko2_close_period, BEFORE TRUNCATE ... FOR EACH STATEMENT refuses emptying a table holding such games (arguments: the ratings tables it feeds, default every close read from this table, a partitioned table above it or a view over them; ''period_column=name'')';
+
+-- Citus runs a distributed table's triggers on its shards, on the workers,
+-- where glicko2_closes (a coordinator table) is empty and the relation is
+-- the shard: a guard trigger there guards nothing.  The catalog is read only
+-- where Citus is installed.
+CREATE FUNCTION glicko2_citus_distributed(relation regclass)
+  RETURNS boolean
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  found boolean;
+BEGIN
+  IF to_regclass('pg_catalog.pg_dist_partition') IS NULL THEN
+    RETURN false;
+  END IF;
+  EXECUTE 'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_partition WHERE logicalrelid OPERATOR(pg_catalog.=) $1)'
+    INTO found USING relation;
+  RETURN found;
+END
+$$;
+COMMENT ON FUNCTION glicko2_citus_distributed(regclass) IS
+  'Helper of glicko2_guard_gaps: whether Citus distributes this table (its triggers then run on the shards and cannot guard a close)';
+
+-- Where a close of ratings from games would leave a game unguarded: every
+-- table the games are read from (through views, partitions at every level)
+-- needs enabled guard triggers covering this close, for INSERT, UPDATE and
+-- DELETE (on a partitioned table too: partitions attached later get its
+-- row triggers) and TRUNCATE (not on foreign tables, which cannot have it).
+-- With ratings NULL: guards without arguments (those glicko2_guard_games attaches).
+CREATE FUNCTION glicko2_guard_gaps(games regclass, ratings regclass)
+  RETURNS TABLE (relation regclass, missing text[])
+  LANGUAGE sql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+  WITH RECURSIVE source(r) AS (
+    SELECT glicko2_guard_gaps.games
+    UNION
+    SELECT d.refobjid::regclass
+    FROM source JOIN pg_class v ON v.oid = source.r AND v.relkind = 'v'
+    JOIN pg_rewrite w ON w.ev_class = v.oid
+    JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = w.oid
+                    AND d.refclassid = 'pg_class'::regclass AND d.refobjid <> v.oid
+  ), rel AS (
+    SELECT DISTINCT coalesce(p.relid, s.r) AS r
+    FROM source s LEFT JOIN LATERAL pg_partition_tree(s.r) p ON true
+  ), guard AS (
+    SELECT t.tgrelid, t.tgtype::int AS tgtype, sc.period_column
+    FROM pg_trigger t, LATERAL @extschema@.glicko2_guard_scope(t.oid) sc
+    WHERE t.tgrelid IN (SELECT r FROM rel)
+      AND NOT @extschema@.glicko2_citus_distributed(t.tgrelid)
+      AND t.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
+      AND t.tgenabled IN ('O', 'A') AND t.tgqual IS NULL AND cardinality(t.tgattr::int2[]) = 0
+      AND (glicko2_guard_gaps.ratings = ANY (sc.named)
+           OR (cardinality(sc.named) = 0 AND glicko2_guard_gaps.games = ANY (sc.games)))
+      AND (t.tgtype::int & 2) <> 0
+  ), need AS (
+    SELECT rel.r, c.relkind, e.ord, e.event, e.bit
+    FROM rel JOIN pg_class c ON c.oid = rel.r
+    CROSS JOIN (VALUES (1, 'insert', 4), (2, 'update', 16), (3, 'delete', 8), (4, 'truncate', 32)) e(ord, event, bit)
+    WHERE c.relkind IN ('r', 'p', 'f') AND NOT (c.relkind = 'f' AND e.bit = 32)
+  )
+  SELECT n.r, array_agg(n.event ORDER BY n.ord)
+  FROM need n
+  WHERE NOT EXISTS (SELECT FROM guard g
+                    WHERE g.tgrelid = n.r AND (g.tgtype & n.bit) <> 0
+                      AND ((g.tgtype & 1) = 1) = (n.bit <> 32)
+                      AND EXISTS (SELECT FROM pg_attribute a
+                                  WHERE a.attrelid = n.r AND a.attname = g.period_column
+                                    AND a.attnum > 0 AND NOT a.attisdropped))
+  GROUP BY n.r
+  ORDER BY n.r::text
+$$;
+COMMENT ON FUNCTION glicko2_guard_gaps(regclass, regclass) IS
+  'Helper of glicko2_close_period: each table a close of ratings from games reads (through views and partitions at every level) that lacks an enabled glicko2_refuse_closed_games trigger covering the close, and for which events';
+
+-- Attaches the guard triggers (without arguments: they cover every close
+-- read from games) wherever glicko2_guard_gaps finds them missing.
+CREATE PROCEDURE glicko2_guard_games(games regclass, period_column name DEFAULT 'period')
   LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-  guarded regclass[] := '{}';
-  arg text;
-  parts text[];
-  col name := 'period';
-  col_type regtype;
-  last record;
-  game record;
-  game_period text;
-  is_closed boolean;
+  gap record;
+  args text := CASE WHEN period_column = 'period' THEN ''
+                    ELSE quote_literal('period_column=' || period_column) END;
 BEGIN
-  IF TG_LEVEL <> 'ROW' OR TG_WHEN <> 'BEFORE' THEN
-    RAISE EXCEPTION 'glicko2_refuse_closed_games must be a BEFORE ... FOR EACH ROW trigger'
-      USING ERRCODE = '39P01';
+  IF games IS NULL OR period_column IS NULL THEN
+    RAISE EXCEPTION 'games and period_column must not be NULL' USING ERRCODE = '22004';
   END IF;
-  -- Arguments: ratings tables (unqualified: the games table's schema), and
-  -- optionally 'period_column=name'.
-  FOREACH arg IN ARRAY coalesce(TG_ARGV, '{}'::text[]) LOOP
-    IF arg LIKE 'period_column=%' THEN
-      col := substr(arg, length('period_column=') + 1);
-      CONTINUE;
+  -- Partitioned tables first, so that their partitions get the row trigger as a clone.
+  FOR gap IN SELECT g.* FROM @extschema@.glicko2_guard_gaps(games, NULL) g
+             ORDER BY (SELECT count(*) FROM pg_partition_ancestors(g.relation)), g.relation::text LOOP
+    -- (a partition has the row trigger once its parent has it, as a clone)
+    IF gap.missing && ARRAY['insert', 'update', 'delete']
+       AND EXISTS (SELECT FROM @extschema@.glicko2_guard_gaps(games, NULL) g
+                   WHERE g.relation = gap.relation AND g.missing && ARRAY['insert', 'update', 'delete']) THEN
+      EXECUTE format('CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON %s'
+                     ' FOR EACH ROW EXECUTE FUNCTION @extschema@.glicko2_refuse_closed_games(%s)',
+                     gap.relation, args);
     END IF;
-    parts := parse_ident(arg);
-    IF cardinality(parts) = 1 THEN
-      parts := ARRAY[TG_TABLE_SCHEMA::text] || parts;
-    END IF;
-    guarded := guarded || to_regclass(format('%I.%I', parts[1], parts[2]));
-    IF guarded[cardinality(guarded)] IS NULL THEN
-      RAISE EXCEPTION 'ratings table % named by trigger % on % does not exist', arg, TG_NAME, TG_RELID::regclass
-        USING ERRCODE = '42P01';
+    IF 'truncate' = ANY (gap.missing) THEN
+      EXECUTE format('CREATE TRIGGER refuse_closed_truncate BEFORE TRUNCATE ON %s'
+                     ' FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.glicko2_refuse_closed_games(%s)',
+                     gap.relation, args);
     END IF;
   END LOOP;
-
-  -- The last period closed of each ratings table this table feeds.
-  FOR last IN
-    SELECT DISTINCT ON (c.ratings) c.ratings, c.period
-    FROM @extschema@.glicko2_closes c
-    WHERE CASE WHEN cardinality(guarded) = 0 THEN c.games_table = TG_RELID
-               ELSE c.ratings = ANY (guarded) END
-    ORDER BY c.ratings, c.close_number DESC
-  LOOP
-    col_type := coalesce(col_type,
-                         @extschema@.glicko2_column_type(TG_RELID, col, 'period_column'));
-    FOREACH game IN ARRAY CASE TG_OP WHEN 'INSERT' THEN ARRAY[NEW]
-                                     WHEN 'DELETE' THEN ARRAY[OLD]
-                                     ELSE ARRAY[OLD, NEW] END LOOP
-      EXECUTE format('SELECT ($1).%1$I::text, ($1).%1$I <= CAST($2 AS %2$s)', col, col_type)
-        INTO game_period, is_closed USING game, last.period;
-      IF is_closed THEN
-        RAISE EXCEPTION '% of a game in period % refused: % has closed period %',
-                        lower(TG_OP), game_period, last.ratings, last.period
-          USING ERRCODE = '55000',
-                DETAIL = format('Periods up to %s of %s are closed; a game written there would never be rated.',
-                                last.period, last.ratings),
-                HINT = 'Write the game to a period that is still open.';
-      END IF;
-    END LOOP;
-  END LOOP;
-  RETURN CASE TG_OP WHEN 'DELETE' THEN OLD ELSE NEW END;
 END
 $$;
-COMMENT ON FUNCTION glicko2_refuse_closed_games() IS
-  'BEFORE INSERT OR UPDATE OR DELETE ... FOR EACH ROW trigger for a games table: refuses a game whose period is at or before the last period closed by glicko2_close_period (arguments: the ratings tables it feeds, default those closed from this table; ''period_column=name'')';
+COMMENT ON PROCEDURE glicko2_guard_games(regclass, name) IS
+  'Attaches glicko2_refuse_closed_games (BEFORE INSERT OR UPDATE OR DELETE per row, BEFORE TRUNCATE per statement) to every table and partition games are read from that lacks it; needs the TRIGGER privilege on them';
 
-CREATE PROCEDURE glicko2_close_period(
-  ratings regclass, games regclass, period anyelement,
-  tau float8 DEFAULT 0.5, max_rd float8 DEFAULT 350, history regclass DEFAULT NULL,
-  player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
-  period_column name DEFAULT 'period', game_player_column name DEFAULT 'player_id',
-  opponent_column name DEFAULT 'opponent_id', score_column name DEFAULT 'score')
-  LANGUAGE plpgsql
+-- The computation of a close in one pass (src/close_pass.c, which documents
+-- it): pre-period ratings into a hash table, the period's games streamed once,
+-- every player's new rating returned; bad games refused before any row.
+CREATE FUNCTION glicko2_close_ratings(
+  ratings_query text, games_query text, tau float8, max_rd float8,
+  what text DEFAULT NULL, VARIADIC params text[] DEFAULT '{}')
+  RETURNS SETOF record
+  AS 'MODULE_PATHNAME', 'glicko2_close_ratings'
+  LANGUAGE C VOLATILE PARALLEL UNSAFE ROWS 100000;
+COMMENT ON FUNCTION glicko2_close_ratings(text, text, float8, float8, text, text[]) IS
+  'The computation of a period close in one pass, for glicko2_close_period and other closes: ratings_query yields (player, rating glicko2_rating), games_query (player, opponent, score) games or (player, opponent_rating glicko2_rating, score) sides, both given params as text $1, $2, ...; returns AS (player <key type>, rating glicko2_rating, games bigint, is_new boolean): every player''s new rating (the paper''s update, Step 6 capped at max_rd without games), bit for bit glicko2_period''s and glicko2_idle''s; a bad game is an ERROR naming what and the first bad game';
+
+-- The bookkeeping every close shares (glicko2_close_period here,
+-- glicko2_close_matches in sql/matches.sql), in the order a close runs it:
+-- glicko2_close_check (arguments, columns, the period as text), then
+-- glicko2_close_lock (locks, exactly once), then the procedure's own checks
+-- of its rows, then glicko2_close_apply (every player's new rating from the
+-- procedure's query of games, in one pass in C; ratings, idle and new
+-- players, history, record).
+
+-- Arguments and columns of a close, each error naming what is wrong: the
+-- ratings key's type, and the period in the type of the source's period column.
+CREATE FUNCTION glicko2_close_check(
+  procedure_name text, ratings regclass, source regclass, source_argument text, period anyelement,
+  tau float8, max_rd float8, history regclass,
+  player_column name, rating_column name, period_column name,
+  OUT key_type regtype, OUT period_type regtype, OUT period_text text)
+  LANGUAGE plpgsql STABLE PARALLEL UNSAFE
   SET search_path = pg_catalog, pg_temp
   SET datestyle = 'ISO, YMD'
   SET intervalstyle = 'postgres'
   SET extra_float_digits = 1
 AS $$
-DECLARE
-  key_type regtype;
-  period_type regtype;
-  game_key_types regtype[];
-  score_type regtype;
-  period_text text;
-  last_period text;
-  last_number bigint;
-  is_later boolean;
-  n_games bigint;
-  n_bad bigint;
-  bad_game text;
-  n_players bigint;
-  n_played bigint;
-  n_new bigint;
-  history_sql text := '';
-  played_sql text;
-  -- (not if the caller may not, or a table of that name is the caller's own)
-  played_in_temp boolean := has_database_privilege(current_database(), 'TEMPORARY')
-                            AND to_regclass('pg_temp.glicko2_close_played') IS NULL;
-  close_sql text;
 BEGIN
-  -- Arguments.
-  IF ratings IS NULL OR games IS NULL OR period IS NULL THEN
-    RAISE EXCEPTION 'ratings, games and period must not be NULL' USING ERRCODE = '22004';
-  END IF;
   IF tau IS NULL OR NOT (tau > 0 AND tau < 'Infinity') THEN
     RAISE EXCEPTION 'tau must be a positive finite number, not %', coalesce(tau::text, 'NULL')
       USING ERRCODE = '22003';
@@ -189,19 +252,19 @@ BEGIN
       USING ERRCODE = '22003';
   END IF;
   IF current_setting('transaction_isolation') <> 'read committed' THEN
-    RAISE EXCEPTION 'glicko2_close_period must run at READ COMMITTED, not %',
+    RAISE EXCEPTION '% must run at READ COMMITTED, not %', procedure_name,
                     upper(current_setting('transaction_isolation'))
       USING ERRCODE = '25000',
-            DETAIL = 'A snapshot taken before the close locks the games table can miss games committed meanwhile.';
+            DETAIL = format('A snapshot taken before the close locks the %1$s table can miss %1$s committed meanwhile.',
+                            source_argument);
   END IF;
   IF (SELECT c.relkind FROM pg_class c WHERE c.oid = ratings) NOT IN ('r', 'p') THEN
     RAISE EXCEPTION 'ratings % is not a table', ratings USING ERRCODE = '42809';
   END IF;
-  IF (SELECT c.relkind FROM pg_class c WHERE c.oid = games) NOT IN ('r', 'p', 'v', 'm', 'f') THEN
-    RAISE EXCEPTION 'games % is not a table or view', games USING ERRCODE = '42809';
+  IF (SELECT c.relkind FROM pg_class c WHERE c.oid = source) NOT IN ('r', 'p', 'v', 'm', 'f') THEN
+    RAISE EXCEPTION '% % is not a table or view', source_argument, source USING ERRCODE = '42809';
   END IF;
 
-  -- Columns and their types, each error naming the column.
   key_type := @extschema@.glicko2_column_type(ratings, player_column, 'player_column');
   IF @extschema@.glicko2_column_type(ratings, rating_column, 'rating_column')
      <> '@extschema@.glicko2_rating'::regtype THEN
@@ -217,23 +280,7 @@ BEGIN
             DETAIL = 'Each player must have exactly one row in the ratings table.',
             HINT = format('ALTER TABLE %s ADD PRIMARY KEY (%I);', ratings, player_column);
   END IF;
-  period_type := @extschema@.glicko2_column_type(games, period_column, 'period_column');
-  game_key_types := ARRAY[@extschema@.glicko2_column_type(games, game_player_column, 'game_player_column'),
-                          @extschema@.glicko2_column_type(games, opponent_column, 'opponent_column')];
-  FOR i IN 1..2 LOOP
-    IF game_key_types[i] <> key_type AND NOT (
-         game_key_types[i] IN ('int2', 'int4', 'int8') AND key_type IN ('int2', 'int4', 'int8')) THEN
-      RAISE EXCEPTION 'column "%" of % is %, but player column "%" of % is %',
-                      (ARRAY[game_player_column, opponent_column])[i], games, game_key_types[i],
-                      player_column, ratings, key_type
-        USING ERRCODE = '42804';
-    END IF;
-  END LOOP;
-  score_type := @extschema@.glicko2_column_type(games, score_column, 'score_column');
-  IF score_type NOT IN ('float8', 'float4', 'numeric', 'int2', 'int4', 'int8') THEN
-    RAISE EXCEPTION 'column "%" of % is %, not a number', score_column, games, score_type
-      USING ERRCODE = '42804';
-  END IF;
+  period_type := @extschema@.glicko2_column_type(source, period_column, 'period_column');
   IF history IS NOT NULL THEN
     IF @extschema@.glicko2_column_type(history, 'rating', 'history') <> '@extschema@.glicko2_rating'::regtype THEN
       RAISE EXCEPTION 'column "rating" of history table % is not a glicko2_rating', history
@@ -241,40 +288,73 @@ BEGIN
     END IF;
     PERFORM @extschema@.glicko2_column_type(history, 'player_id', 'history'),
             @extschema@.glicko2_column_type(history, 'period', 'history');
-    history_sql := format(
-      ', hist AS (INSERT INTO %1$s (player_id, period, rating)'
-      '  SELECT x.player, CAST($4 AS %2$s), x.rating'
-      '  FROM (SELECT player, rating FROM updated UNION ALL SELECT player, rating FROM inserted) x)',
-      history, @extschema@.glicko2_column_type(history, 'period', 'history'));
   END IF;
 
-  -- The period in the type of the games' period column.
   BEGIN
     EXECUTE format('SELECT CAST(CAST($1 AS %s) AS text)', period_type) INTO period_text USING period;
   EXCEPTION WHEN cannot_coerce OR data_exception THEN
     RAISE EXCEPTION 'period % (%) does not convert to %, the type of column "%" of %',
-                    period, pg_typeof(period), period_type, period_column, games
+                    period, pg_typeof(period), period_type, period_column, source
       USING ERRCODE = CASE WHEN SQLSTATE = '42846' THEN '42804' ELSE SQLSTATE END,
             DETAIL = SQLERRM;
   END;
+END
+$$;
+COMMENT ON FUNCTION glicko2_close_check(text, regclass, regclass, text, anyelement, float8, float8, regclass, name, name, name) IS
+  'Helper of glicko2_close_period and glicko2_close_matches: checks a close''s arguments and columns (each error naming the column) and gives the ratings key type, the source''s period type and the period as text of that type';
 
-  -- A second closer waits here until the first commits; writers of games
-  -- wait until this close commits (on a view: its tables).
+-- A column of player keys in a games or matches table: of the ratings key's
+-- type (any integer types mix), or an error naming both columns.
+CREATE FUNCTION glicko2_key_column_check(source regclass, col name, argument text,
+                                         ratings regclass, player_column name, key_type regtype)
+  RETURNS void
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  t regtype := @extschema@.glicko2_column_type(source, col, argument);
+BEGIN
+  IF t <> key_type AND NOT (t IN ('int2', 'int4', 'int8') AND key_type IN ('int2', 'int4', 'int8')) THEN
+    RAISE EXCEPTION 'column "%" of % is %, but player column "%" of % is %',
+                    col, source, t, player_column, ratings, key_type
+      USING ERRCODE = '42804';
+  END IF;
+END
+$$;
+COMMENT ON FUNCTION glicko2_key_column_check(regclass, name, text, regclass, name, regtype) IS
+  'Helper of glicko2_close_period and glicko2_close_matches: refuses a column of player keys whose type is not the ratings key''s (integer types mix), naming both columns';
+
+-- Locks, then exactly once and in order: the number of the last close of
+-- ratings (0 if none), or an error if period is not after it.
+CREATE FUNCTION glicko2_close_lock(ratings regclass, source regclass, period_type regtype, period_text text)
+  RETURNS bigint
+  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+  SET datestyle = 'ISO, YMD'
+  SET intervalstyle = 'postgres'
+  SET extra_float_digits = 1
+AS $$
+DECLARE
+  last_period text;
+  last_number bigint;
+  is_later boolean;
+BEGIN
+  -- A second closer waits here until the first commits; writers of the
+  -- source wait until this close commits (on a view: its tables).
   EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', ratings);
-  EXECUTE format('LOCK TABLE %s IN SHARE MODE', games);
+  EXECUTE format('LOCK TABLE %s IN SHARE MODE', source);
 
-  -- Exactly once, in increasing order (the unique keys of glicko2_closes
-  -- back this up against any snapshot).
+  -- (the unique keys of glicko2_closes back this up against any snapshot)
   SELECT c.period, c.close_number INTO last_period, last_number
   FROM @extschema@.glicko2_closes c
-  WHERE c.ratings = glicko2_close_period.ratings
+  WHERE c.ratings = glicko2_close_lock.ratings
   ORDER BY c.close_number DESC LIMIT 1;
   IF last_period IS NOT NULL THEN
     EXECUTE format('SELECT CAST($1 AS %1$s) > CAST($2 AS %1$s)', period_type)
       INTO is_later USING period_text, last_period;
     IF NOT is_later THEN
       RAISE EXCEPTION '%', CASE WHEN EXISTS (SELECT FROM @extschema@.glicko2_closes c
-                                             WHERE c.ratings = glicko2_close_period.ratings
+                                             WHERE c.ratings = glicko2_close_lock.ratings
                                                AND c.period = period_text)
                                 THEN format('period %s of %s is already closed', period_text, ratings)
                                 ELSE format('period %s of %s is before the last closed period %s',
@@ -284,106 +364,225 @@ BEGIN
                               ratings, last_period);
     END IF;
   END IF;
+  RETURN coalesce(last_number, 0);
+END
+$$;
+COMMENT ON FUNCTION glicko2_close_lock(regclass, regclass, regtype, text) IS
+  'Helper of glicko2_close_period and glicko2_close_matches: locks the ratings table (SHARE ROW EXCLUSIVE) and the source (SHARE), then refuses a period not after the last one closed; returns the last close number (0 if none)';
 
-  -- Every game of the period checked before anything changes (the message
-  -- is formatted for bad games only: FILTER spares format() on every row).
-  EXECUTE format($sql$
-    SELECT count(*), count(b.why), min(b.why || format(': player %%s, opponent %%s, score %%s',
-                                                      coalesce(b.p::text, 'NULL'), coalesce(b.o::text, 'NULL'),
-                                                      coalesce(b.s::text, 'NULL'))) FILTER (WHERE b.why IS NOT NULL)
-    FROM (SELECT g.%1$I AS p, g.%2$I AS o, g.%3$I AS s,
-                 CASE WHEN g.%1$I IS NULL OR g.%2$I IS NULL THEN 'NULL player'
-                      WHEN g.%1$I = g.%2$I THEN 'self-play'
-                      WHEN g.%3$I IS NULL THEN 'NULL score'
-                      WHEN NOT (CAST(g.%3$I AS float8) BETWEEN 0 AND 1) THEN 'score outside [0, 1]'
-                 END AS why
-          FROM %4$s g WHERE g.%5$I = CAST($1 AS %6$s)) b
-    $sql$, game_player_column, opponent_column, score_column, games, period_column, period_type)
-    INTO n_games, n_bad, bad_game USING period_text;
-  IF n_bad > 0 THEN
-    RAISE EXCEPTION 'bad game in period % of %: %', period_text, games, bad_game
-      USING ERRCODE = CASE WHEN bad_game LIKE 'self-play%' THEN '22023'
-                           WHEN bad_game LIKE 'score outside%' THEN '22003'
-                           ELSE '22004' END,
-            DETAIL = format('%s of the period''s %s games are refused (self-play, a NULL player, a NULL score or a score outside [0, 1]); nothing was changed.',
-                            n_bad, n_games);
+-- Games written later to the closed period or an earlier one are refused
+-- only by guard triggers: every table the source is read from needs them
+-- (the locks of glicko2_close_lock keep them as they are until commit), or
+-- the caller says with unguarded => true that late games may go unrated.
+CREATE FUNCTION glicko2_close_guard(ratings regclass, source regclass, period_text text,
+                                    period_column name, unguarded boolean)
+  RETURNS void
+  LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  n_gaps bigint;
+  gap_text text;
+  distributed boolean;
+BEGIN
+  SELECT count(*), min(format('%s has no enabled guard for %s', g.relation, array_to_string(g.missing, ', '))
+                       || CASE WHEN @extschema@.glicko2_citus_distributed(g.relation)
+                               THEN ' (Citus distributes it: a trigger there runs on its shards and guards nothing)'
+                               ELSE '' END),
+         bool_or(@extschema@.glicko2_citus_distributed(g.relation))
+    INTO n_gaps, gap_text, distributed
+  FROM @extschema@.glicko2_guard_gaps(source, ratings) g;
+  IF n_gaps > 0 AND NOT coalesce(unguarded, false) THEN
+    RAISE EXCEPTION 'period % of % not closed: % (read from %)', period_text, ratings,
+                    gap_text || CASE WHEN n_gaps > 1 THEN format(', and %s more tables', n_gaps - 1) ELSE '' END,
+                    source
+      USING ERRCODE = '55000',
+            DETAIL = format('A row written there later for period %s or earlier would never be rated.', period_text),
+            HINT = CASE WHEN distributed
+                        THEN 'No trigger can guard a table Citus distributes: close with unguarded => true to accept that risk.'
+                        ELSE format('Attach glicko2_refuse_closed_games: CALL %s.glicko2_guard_games(%L%s); or close with unguarded => true to accept that risk.',
+                                    '@extschema@', source,
+                                    CASE WHEN period_column = 'period' THEN '' ELSE format(', period_column => %L', period_column) END)
+                   END;
+  END IF;
+END
+$$;
+COMMENT ON FUNCTION glicko2_close_guard(regclass, regclass, text, name, boolean) IS
+  'Helper of glicko2_close_period and glicko2_close_matches: refuses a close whose source is not guarded by glicko2_refuse_closed_games on every table it is read from (glicko2_guard_gaps), unless unguarded';
+
+-- Everything a close computes and writes, in one statement.  games_sql
+-- selects the period's games for glicko2_close_ratings: (player, opponent,
+-- score) games, both players rated, or (player, opponent_rating, score)
+-- sides, only the player rated; its parameters are $1 the period and $2 the
+-- procedure's option (text, or NULL).  n_games NULL: the number of games is
+-- counted from the games (half the game sides).  advantage and home_column
+-- are only recorded (games_sql applies them).
+CREATE FUNCTION glicko2_close_apply(
+  ratings regclass, source regclass, period_text text, close_number bigint,
+  games_sql text, games_option text, n_games bigint,
+  tau float8, max_rd float8, history regclass, player_column name, rating_column name,
+  advantage float8 DEFAULT 0, home_column name DEFAULT NULL)
+  RETURNS void
+  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+  SET datestyle = 'ISO, YMD'
+  SET intervalstyle = 'postgres'
+  SET extra_float_digits = 1
+AS $$
+DECLARE
+  n_players bigint;
+  n_played bigint;
+  n_new bigint;
+  n_sides bigint;
+  history_sql text := '';
+  close_sql text;
+BEGIN
+  IF history IS NOT NULL THEN
+    history_sql := format(
+      ', hist AS (INSERT INTO %1$s (player_id, period, rating)'
+      '  SELECT x.player, CAST($4 AS %2$s), x.rating'
+      '  FROM (SELECT player, rating FROM updated UNION ALL SELECT player, rating FROM inserted) x)',
+      history, @extschema@.glicko2_column_type(history, 'period', 'history'));
   END IF;
 
-  -- Each player's new rating from both sides of every game against the
-  -- pre-period ratings.  Where the caller may create temporary tables this
-  -- is a plain SELECT, which PostgreSQL can run with parallel workers
-  -- (a statement that writes, like the one below, runs serially); the locks
-  -- above keep both tables as they are until commit.
-  played_sql := format($sql$
-      SELECT s.me, @extschema@.glicko2_period(r.%9$I, o.%9$I, s.score, $2) AS rating,
-             bool_and(r.%8$I IS NULL) AS is_new
-      FROM (SELECT CAST(g.%1$I AS %4$s) AS me, CAST(g.%2$I AS %4$s) AS them, CAST(g.%3$I AS float8) AS score
-            FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)
-            UNION ALL
-            SELECT CAST(g.%2$I AS %4$s), CAST(g.%1$I AS %4$s), 1 - CAST(g.%3$I AS float8)
-            FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)) s
-      LEFT JOIN %10$s r ON r.%8$I = s.me
-      LEFT JOIN %10$s o ON o.%8$I = s.them
-      GROUP BY s.me
-    $sql$, game_player_column, opponent_column, score_column, key_type, games,
-           period_column, period_type, player_column, rating_column, ratings);
-  IF played_in_temp THEN
-    EXECUTE 'CREATE TEMPORARY TABLE glicko2_close_played AS ' || played_sql USING period_text, tau;
-    played_sql := 'SELECT * FROM pg_temp.glicko2_close_played';
-  END IF;
-
-  -- One statement: the new ratings written, Step 6 for idle players, new
-  -- players added, history written.
+  -- One statement: every player's new rating computed in one pass in C
+  -- (glicko2_close_ratings: the pre-period ratings read once, the period's
+  -- games once, every bad game refused before any rating is returned), then
+  -- written: the ratings updated by key, new players added, history written.
+  -- The locks of glicko2_close_lock keep both tables as they are until commit.
   close_sql := format($sql$
-    WITH played AS (%4$s
+    WITH computed AS (
+      SELECT c.* FROM @extschema@.glicko2_close_ratings($1, $2, $3, $5, $6, $4, $7)
+        AS c(player %4$s, rating @extschema@.glicko2_rating, games bigint, is_new boolean)
     ), updated AS (
-      UPDATE %3$s t SET %2$I = coalesce(p.rating, @extschema@.glicko2_idle(t0.%2$I, 1, $3))
-      FROM %3$s t0 LEFT JOIN played p ON p.me = t0.%1$I
-      WHERE t.%1$I = t0.%1$I
-      RETURNING t.%1$I AS player, t.%2$I AS rating, p.me IS NOT NULL AS played
+      UPDATE %3$s t SET %2$I = c.rating
+      FROM computed c
+      WHERE t.%1$I = c.player AND NOT c.is_new
+      RETURNING t.%1$I AS player, t.%2$I AS rating, c.games > 0 AS played
     ), inserted AS (
-      INSERT INTO %3$s (%1$I, %2$I) SELECT p.me, p.rating FROM played p WHERE p.is_new
+      INSERT INTO %3$s (%1$I, %2$I) SELECT c.player, c.rating FROM computed c WHERE c.is_new
       RETURNING %1$I AS player, %2$I AS rating
     ) %5$s
     SELECT (SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted),
            (SELECT count(*) FROM updated WHERE played) + (SELECT count(*) FROM inserted),
-           (SELECT count(*) FROM inserted)
-    $sql$, player_column, rating_column, ratings, played_sql, history_sql);
-  EXECUTE close_sql INTO n_players, n_played, n_new USING period_text, tau, max_rd, period_text;
-  IF played_in_temp THEN
-    DROP TABLE pg_temp.glicko2_close_played;
-  END IF;
+           (SELECT count(*) FROM inserted),
+           (SELECT coalesce(sum(c.games), 0) FROM computed c)
+    $sql$, player_column, rating_column, ratings,
+           @extschema@.glicko2_column_type(ratings, player_column, 'player_column'), history_sql);
+  EXECUTE close_sql INTO n_players, n_played, n_new, n_sides
+    USING format('SELECT r.%1$I, r.%2$I FROM %3$s r', player_column, rating_column, ratings),
+          games_sql, tau, period_text, max_rd, format('period %s of %s', period_text, source),
+          games_option;
 
   BEGIN
     INSERT INTO @extschema@.glicko2_closes
       (ratings, period, close_number, games_table, closed_at, closed_by,
-       players, played, new_players, games, tau, max_rd)
-    VALUES (glicko2_close_period.ratings, period_text, coalesce(last_number, 0) + 1,
-            glicko2_close_period.games, clock_timestamp(), current_user,
-            n_players, n_played, n_new, n_games, glicko2_close_period.tau,
-            glicko2_close_period.max_rd);
+       players, played, new_players, games, tau, max_rd, unguarded, advantage, home_column)
+    VALUES (glicko2_close_apply.ratings, period_text, glicko2_close_apply.close_number + 1,
+            source, clock_timestamp(), current_user,
+            n_players, n_played, n_new, coalesce(n_games, n_sides / 2), glicko2_close_apply.tau,
+            glicko2_close_apply.max_rd,
+            -- (the locks keep the guards as glicko2_close_guard found them)
+            EXISTS (SELECT FROM @extschema@.glicko2_guard_gaps(source, glicko2_close_apply.ratings)),
+            glicko2_close_apply.advantage, glicko2_close_apply.home_column);
   EXCEPTION WHEN unique_violation THEN
     RAISE EXCEPTION 'period % of % not closed: another close of % committed meanwhile', period_text, ratings, ratings
       USING ERRCODE = '40001',
             DETAIL = 'A close of this ratings table committed after this one began; nothing was changed.',
             HINT = 'Retry: the close then sees the committed one.';
   END;
+END
+$$;
+COMMENT ON FUNCTION glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name, float8, name) IS
+  'Helper of glicko2_close_period and glicko2_close_matches: in one statement, computes every player''s new rating from the procedure''s query of games with glicko2_close_ratings (Step 6 capped at max_rd for idle players) and writes them, adds new players and writes history; records the close in glicko2_closes, with whether the source was unguarded';
 
-  -- Games written later to this period are refused only by the guard trigger.
-  IF NOT EXISTS (
-      SELECT FROM pg_trigger t
-      WHERE t.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
-        AND t.tgenabled <> 'D'
-        AND (t.tgrelid = games
-             OR t.tgrelid IN (SELECT d.refobjid FROM pg_rewrite w
-                              JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = w.oid
-                              WHERE w.ev_class = games AND d.refclassid = 'pg_class'::regclass))) THEN
-    RAISE WARNING 'no glicko2_refuse_closed_games trigger guards %', games
-      USING DETAIL = format('A game written later to period %s or earlier would never be rated.', period_text),
-            HINT = format('CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON %s FOR EACH ROW EXECUTE FUNCTION %s.glicko2_refuse_closed_games();',
-                          games, '@extschema@');
+-- Checks a home / first-move advantage and the games' column saying who has
+-- it (glicko2_close_period, glicko2_evaluate).
+CREATE FUNCTION glicko2_advantage_check(games regclass, advantage float8, home_column name)
+  RETURNS void
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  home_type regtype;
+BEGIN
+  IF advantage IS NULL OR NOT (advantage > '-Infinity'::float8 AND advantage < 'Infinity'::float8) THEN
+    RAISE EXCEPTION 'advantage must be a finite number, not %', coalesce(advantage::text, 'NULL')
+      USING ERRCODE = CASE WHEN advantage IS NULL THEN '22004' ELSE '22003' END;
+  END IF;
+  IF advantage <> 0 AND home_column IS NULL THEN
+    RAISE EXCEPTION 'advantage % needs home_column', advantage
+      USING ERRCODE = '22023',
+            DETAIL = 'home_column names the boolean column saying which side of each game has the advantage: true the player, false the opponent, NULL neither.';
+  END IF;
+  IF home_column IS NOT NULL THEN
+    home_type := @extschema@.glicko2_column_type(games, home_column, 'home_column');
+    IF home_type <> 'boolean'::regtype THEN
+      RAISE EXCEPTION 'home_column % of % must be boolean, not %', home_column, games, home_type
+        USING ERRCODE = '42804',
+              DETAIL = 'true: the player has the advantage, false: the opponent has it, NULL: neither.';
+    END IF;
   END IF;
 END
 $$;
-COMMENT ON PROCEDURE glicko2_close_period(regclass, regclass, anyelement, float8, float8, regclass, name, name, name, name, name, name) IS
-  'Closes one period for a whole ratings table, atomically and exactly once: the paper''s update for players with games (both sides of each game, pre-period ratings), Step 6 capped at max_rd for the rest, new players added; recorded in glicko2_closes and, if given, the history table (player_id, period, rating)';
+COMMENT ON FUNCTION glicko2_advantage_check(regclass, float8, name) IS
+  'Helper of glicko2_close_period and glicko2_evaluate: an error unless advantage is finite, given with home_column when not 0, and home_column is a boolean column of games';
+
+CREATE PROCEDURE glicko2_close_period(
+  ratings regclass, games regclass, period anyelement,
+  tau float8 DEFAULT 0.5, max_rd float8 DEFAULT 350, history regclass DEFAULT NULL,
+  player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
+  period_column name DEFAULT 'period', game_player_column name DEFAULT 'player_id',
+  opponent_column name DEFAULT 'opponent_id', score_column name DEFAULT 'score',
+  unguarded boolean DEFAULT false,
+  advantage float8 DEFAULT 0, home_column name DEFAULT NULL)
+  LANGUAGE plpgsql
+  SET search_path = pg_catalog, pg_temp
+  SET datestyle = 'ISO, YMD'
+  SET intervalstyle = 'postgres'
+  SET extra_float_digits = 1
+AS $$
+DECLARE
+  c record;
+  score_type regtype;
+  last_number bigint;
+  advantage_sql text := '';
+BEGIN
+  IF ratings IS NULL OR games IS NULL OR period IS NULL THEN
+    RAISE EXCEPTION 'ratings, games and period must not be NULL' USING ERRCODE = '22004';
+  END IF;
+  PERFORM @extschema@.glicko2_advantage_check(games, advantage, home_column);
+  IF home_column IS NOT NULL THEN
+    -- The player's advantage in each game, a fourth column for
+    -- glicko2_close_ratings; $2 is the advantage as text (exact: float8 out
+    -- with extra_float_digits 1 reads back to the same double).
+    advantage_sql := format(', CASE WHEN g.%1$I THEN CAST($2 AS float8) WHEN NOT g.%1$I THEN -CAST($2 AS float8) ELSE CAST(0 AS float8) END',
+                            home_column);
+  END IF;
+  c := @extschema@.glicko2_close_check('glicko2_close_period', ratings, games, 'games', period,
+                                       tau, max_rd, history, player_column, rating_column, period_column);
+  PERFORM @extschema@.glicko2_key_column_check(games, game_player_column, 'game_player_column',
+                                               ratings, player_column, c.key_type),
+          @extschema@.glicko2_key_column_check(games, opponent_column, 'opponent_column',
+                                               ratings, player_column, c.key_type);
+  score_type := @extschema@.glicko2_column_type(games, score_column, 'score_column');
+  IF score_type NOT IN ('float8', 'float4', 'numeric', 'int2', 'int4', 'int8') THEN
+    RAISE EXCEPTION 'column "%" of % is %, not a number', score_column, games, score_type
+      USING ERRCODE = '42804';
+  END IF;
+
+  last_number := @extschema@.glicko2_close_lock(ratings, games, c.period_type, c.period_text);
+  PERFORM @extschema@.glicko2_close_guard(ratings, games, c.period_text, period_column, unguarded);
+
+  -- Every game is checked by glicko2_close_ratings in its one pass, before
+  -- anything changes (the first bad game named).
+  PERFORM @extschema@.glicko2_close_apply(ratings, games, c.period_text, last_number, format(
+      'SELECT CAST(g.%1$I AS %4$s), CAST(g.%2$I AS %4$s), g.%3$I%8$s FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)',
+      game_player_column, opponent_column, score_column, c.key_type, games, period_column, c.period_type,
+      advantage_sql),
+    CASE WHEN home_column IS NOT NULL THEN advantage::text END, NULL, tau, max_rd, history,
+    player_column, rating_column, advantage, home_column);
+END
+$$;
+COMMENT ON PROCEDURE glicko2_close_period(regclass, regclass, anyelement, float8, float8, regclass, name, name, name, name, name, name, boolean, float8, name) IS
+  'Closes one period for a whole ratings table, atomically and exactly once: the paper''s update for players with games (both sides of each game, pre-period ratings), Step 6 capped at max_rd for the rest, new players added; with home_column, the side it marks (true: the player, false: the opponent) counts advantage points more in each game''s E; recorded in glicko2_closes and, if given, the history table (player_id, period, rating)';

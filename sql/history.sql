@@ -11,7 +11,9 @@ CREATE FUNCTION glicko2_evaluate(games regclass, tau float8 DEFAULT 0.5,
                                  period_column name DEFAULT 'period',
                                  player_column name DEFAULT 'player_id',
                                  opponent_column name DEFAULT 'opponent_id',
-                                 score_column name DEFAULT 'score')
+                                 score_column name DEFAULT 'score',
+                                 advantage float8 DEFAULT 0,
+                                 home_column name DEFAULT NULL)
   RETURNS TABLE (period text, n_games bigint, n_decisive bigint,
                  log_loss float8, brier float8, accuracy float8)
   LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
@@ -29,7 +31,8 @@ DECLARE
   g_period int[];        -- by game, sorted by period: period number,
   g_a int[];             --   the two players' numbers
   g_b int[];
-  g_s float8[];          --   and the score of g_a
+  g_s float8[];          --   the score of g_a
+  g_h float8[];          --   and g_a's advantage in the game
   r float8[];            -- by player number: rating, RD and volatility
   d float8[];            --   before the current period
   v float8[];
@@ -60,9 +63,16 @@ BEGIN
     RAISE EXCEPTION 'max_rd must be a positive finite number or NULL, not %', max_rd
       USING ERRCODE = '22003';
   END IF;
+  PERFORM @extschema@.glicko2_advantage_check(games, advantage, home_column);
 
-  games_sql := format('SELECT %I AS period, %I AS a, %I AS b, (%I)::float8 AS s FROM %s',
-                      period_column, player_column, opponent_column, score_column, games);
+  -- h: +1 the player has the advantage (home, first move), -1 the opponent,
+  -- 0 neither (neutral ground, or no home column).
+  games_sql := format('SELECT %I AS period, %I AS a, %I AS b, (%I)::float8 AS s,
+                              CASE WHEN %s THEN 1 WHEN NOT %s THEN -1 ELSE 0 END AS h FROM %s',
+                      period_column, player_column, opponent_column, score_column,
+                      coalesce(quote_ident(home_column), 'NULL::boolean'),
+                      coalesce(quote_ident(home_column), 'NULL::boolean'),
+                      games);
 
   EXECUTE format('SELECT period::text AS period, a::text AS a, b::text AS b, s FROM (%s) g
                   WHERE period IS NULL OR a IS NULL OR b IS NULL OR a = b
@@ -86,8 +96,8 @@ BEGIN
           FROM (SELECT a FROM g UNION SELECT b FROM g) u(key)),
     p AS (SELECT period, (row_number() OVER (ORDER BY period))::int AS i
           FROM (SELECT DISTINCT period FROM g) u),
-    numbered AS (SELECT p.i AS pi, ka.i AS ia, kb.i AS ib, g.s,
-                        row_number() OVER (ORDER BY p.i, ka.i, kb.i, g.s) AS gi
+    numbered AS (SELECT p.i AS pi, ka.i AS ia, kb.i AS ib, g.s, g.h,
+                        row_number() OVER (ORDER BY p.i, ka.i, kb.i, g.s, g.h) AS gi
                  FROM g JOIN p ON p.period = g.period
                  JOIN k ka ON ka.key = g.a JOIN k kb ON kb.key = g.b),
     firsts AS (SELECT i, min(pi) AS f
@@ -96,9 +106,11 @@ BEGIN
     SELECT (SELECT array_agg(period::text ORDER BY i) FROM p),
            (SELECT array_agg(f ORDER BY i) FROM firsts),
            array_agg(pi ORDER BY gi), array_agg(ia ORDER BY gi),
-           array_agg(ib ORDER BY gi), array_agg(s ORDER BY gi)
+           array_agg(ib ORDER BY gi), array_agg(s ORDER BY gi),
+           array_agg(h * $1 ORDER BY gi)
     FROM numbered$q$, games_sql)
-    INTO labels, first_period, g_period, g_a, g_b, g_s;
+    INTO labels, first_period, g_period, g_a, g_b, g_s, g_h
+    USING advantage;
 
   players := coalesce(cardinality(first_period), 0);
   r := array_fill(1500::float8, ARRAY[players]);
@@ -123,7 +135,8 @@ BEGIN
     FROM (SELECT g_s[j] AS s,
                  @extschema@.glicko2_win_probability(
                    ROW(r[g_a[j]], d[g_a[j]], v[g_a[j]])::@extschema@.glicko2_rating,
-                   ROW(r[g_b[j]], d[g_b[j]], v[g_b[j]])::@extschema@.glicko2_rating) AS q
+                   ROW(r[g_b[j]], d[g_b[j]], v[g_b[j]])::@extschema@.glicko2_rating,
+                   g_h[j]) AS q
           FROM generate_series(lo, hi) j) x;
 
     period := labels[pn];
@@ -141,13 +154,13 @@ BEGIN
     -- Step 6 for players already in the league without games, nothing for
     -- players whose first game is still to come (as a close adds them then).
     WITH side AS (
-      SELECT g_a[j] AS me, g_b[j] AS them, g_s[j] AS s FROM generate_series(lo, hi) j
+      SELECT g_a[j] AS me, g_b[j] AS them, g_s[j] AS s, g_h[j] AS h FROM generate_series(lo, hi) j
       UNION ALL
-      SELECT g_b[j], g_a[j], 1 - g_s[j] FROM generate_series(lo, hi) j
+      SELECT g_b[j], g_a[j], 1 - g_s[j], -g_h[j] FROM generate_series(lo, hi) j
     ), updated AS (
       SELECT me, @extschema@.glicko2_period(
                    ROW(r[me], d[me], v[me])::@extschema@.glicko2_rating,
-                   ROW(r[them], d[them], v[them])::@extschema@.glicko2_rating, s, tau) AS x
+                   ROW(r[them], d[them], v[them])::@extschema@.glicko2_rating, s, tau, h) AS x
       FROM side GROUP BY me
     ), moved AS (
       SELECT i, CASE WHEN u.me IS NOT NULL THEN u.x
@@ -173,8 +186,8 @@ BEGIN
   RETURN NEXT;
 END
 $fn$;
-COMMENT ON FUNCTION glicko2_evaluate(regclass, float8, float8, float8, float8, name, name, name, name) IS
-  'How well the ratings before each period predicted its games (glicko2_win_probability): log loss, Brier score, accuracy on decisive games; one row per period in order, then an overall row with period NULL; writes nothing';
+COMMENT ON FUNCTION glicko2_evaluate(regclass, float8, float8, float8, float8, name, name, name, name, float8, name) IS
+  'How well the ratings before each period predicted its games (glicko2_win_probability): log loss, Brier score, accuracy on decisive games; one row per period in order, then an overall row with period NULL; with home_column, the side with the advantage (true: the player, false: the opponent) counts advantage points more, in predictions and updates; writes nothing';
 
 -- A grid search: glicko2_evaluate for each tau, best = lowest overall log loss.
 CREATE FUNCTION glicko2_fit_tau(games regclass,
@@ -184,7 +197,9 @@ CREATE FUNCTION glicko2_fit_tau(games regclass,
                                 period_column name DEFAULT 'period',
                                 player_column name DEFAULT 'player_id',
                                 opponent_column name DEFAULT 'opponent_id',
-                                score_column name DEFAULT 'score')
+                                score_column name DEFAULT 'score',
+                                advantage float8 DEFAULT 0,
+                                home_column name DEFAULT NULL)
   RETURNS TABLE (tau float8, n_games bigint, log_loss float8, brier float8,
                  accuracy float8, best boolean)
   LANGUAGE sql STABLE PARALLEL RESTRICTED
@@ -195,7 +210,8 @@ AS $fn$
     FROM (SELECT DISTINCT u AS tau FROM unnest(taus) u) t,
          LATERAL @extschema@.glicko2_evaluate(games, t.tau, rd, volatility, max_rd,
                                               period_column, player_column,
-                                              opponent_column, score_column) ev
+                                              opponent_column, score_column,
+                                              advantage, home_column) ev
     WHERE ev.period IS NULL
   )
   SELECT tau, n_games, log_loss, brier, accuracy,
@@ -203,8 +219,41 @@ AS $fn$
                          ORDER BY log_loss, tau LIMIT 1), false)
   FROM e ORDER BY tau
 $fn$;
-COMMENT ON FUNCTION glicko2_fit_tau(regclass, float8[], float8, float8, float8, name, name, name, name) IS
-  'glicko2_evaluate over a grid of tau values; best marks the lowest overall log loss (the smallest tau on a tie); writes nothing';
+COMMENT ON FUNCTION glicko2_fit_tau(regclass, float8[], float8, float8, float8, name, name, name, name, float8, name) IS
+  'glicko2_evaluate over a grid of tau values (with the given advantage and home_column); best marks the lowest overall log loss (the smallest tau on a tie); writes nothing';
+
+-- The same grid search for the home / first-move advantage at one tau.
+CREATE FUNCTION glicko2_fit_advantage(games regclass,
+                                      advantages float8[] DEFAULT '{0,20,40,60,80,100,120,140,160}',
+                                      tau float8 DEFAULT 0.5,
+                                      rd float8 DEFAULT 350, volatility float8 DEFAULT 0.06,
+                                      max_rd float8 DEFAULT 350,
+                                      period_column name DEFAULT 'period',
+                                      player_column name DEFAULT 'player_id',
+                                      opponent_column name DEFAULT 'opponent_id',
+                                      score_column name DEFAULT 'score',
+                                      home_column name DEFAULT 'home')
+  RETURNS TABLE (advantage float8, n_games bigint, log_loss float8, brier float8,
+                 accuracy float8, best boolean)
+  LANGUAGE sql STABLE PARALLEL RESTRICTED
+  SET search_path = pg_catalog, pg_temp
+AS $fn$
+  WITH e AS (
+    SELECT a.advantage, ev.n_games, ev.log_loss, ev.brier, ev.accuracy
+    FROM (SELECT DISTINCT u AS advantage FROM unnest(advantages) u) a,
+         LATERAL @extschema@.glicko2_evaluate(games, tau, rd, volatility, max_rd,
+                                              period_column, player_column,
+                                              opponent_column, score_column,
+                                              a.advantage, home_column) ev
+    WHERE ev.period IS NULL
+  )
+  SELECT advantage, n_games, log_loss, brier, accuracy,
+         coalesce(advantage = (SELECT advantage FROM e WHERE log_loss IS NOT NULL
+                               ORDER BY log_loss, abs(advantage), advantage LIMIT 1), false)
+  FROM e ORDER BY advantage
+$fn$;
+COMMENT ON FUNCTION glicko2_fit_advantage(regclass, float8[], float8, float8, float8, float8, name, name, name, name, name) IS
+  'glicko2_evaluate over a grid of home / first-move advantages at one tau; best marks the lowest overall log loss (the advantage nearest 0 on a tie); writes nothing';
 
 -- Replay and corrections delete records of closes they redo; the same roles
 -- that may close a ratings table (UPDATE on it) may do that.
@@ -223,7 +272,9 @@ CREATE PROCEDURE glicko2_replay(
   through text DEFAULT NULL,
   player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
   period_column name DEFAULT 'period', game_player_column name DEFAULT 'player_id',
-  opponent_column name DEFAULT 'opponent_id', score_column name DEFAULT 'score')
+  opponent_column name DEFAULT 'opponent_id', score_column name DEFAULT 'score',
+  unguarded boolean DEFAULT false,
+  advantage float8 DEFAULT 0, home_column name DEFAULT NULL)
   LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
   SET datestyle = 'ISO, YMD'
@@ -253,14 +304,15 @@ BEGIN
       period_column, games, period_type) USING through
   LOOP
     EXECUTE format('CALL @extschema@.glicko2_close_period($1, $2, CAST($3 AS %s), $4, $5, $6,
-                      $7, $8, $9, $10, $11, $12)', period_type)
+                      $7, $8, $9, $10, $11, $12, $13, $14, $15)', period_type)
       USING ratings, games, p, tau, max_rd, history, player_column, rating_column,
-            period_column, game_player_column, opponent_column, score_column;
+            period_column, game_player_column, opponent_column, score_column, unguarded,
+            advantage, home_column;
   END LOOP;
 END
 $$;
-COMMENT ON PROCEDURE glicko2_replay(regclass, regclass, float8, float8, regclass, text, name, name, name, name, name, name) IS
-  'Rebuilds a ratings table from its games: empties it (and the history table, and its records in glicko2_closes), then closes every period of the games in order (up to through, if given) with glicko2_close_period; one transaction';
+COMMENT ON PROCEDURE glicko2_replay(regclass, regclass, float8, float8, regclass, text, name, name, name, name, name, name, boolean, float8, name) IS
+  'Rebuilds a ratings table from its games: empties it (and the history table, and its records in glicko2_closes), then closes every period of the games in order (up to through, if given) with glicko2_close_period (unguarded, advantage and home_column passed on); one transaction';
 
 -- After games of closed periods were changed or annulled: rolls the ratings
 -- back to the end of the period before, from the history table, and closes
@@ -286,6 +338,9 @@ DECLARE
   periods text[];
   taus float8[];
   max_rds float8[];
+  unguardeds boolean[];
+  advantages float8[];
+  home_columns name[];
   kept bigint;
 BEGIN
   IF ratings IS NULL OR games IS NULL OR period IS NULL THEN
@@ -338,21 +393,23 @@ BEGIN
   EXECUTE format('DELETE FROM %s h WHERE h.period >= CAST($1 AS %s)', history, history_type)
     USING period_text;
 
-  -- Close again, in the order closed, each with its own tau and max_rd.
+  -- Close again, in the order closed, each with its own tau, max_rd, unguarded and advantage.
   SELECT array_agg(c.period ORDER BY c.close_number), array_agg(c.tau ORDER BY c.close_number),
-         array_agg(c.max_rd ORDER BY c.close_number)
-    INTO periods, taus, max_rds
+         array_agg(c.max_rd ORDER BY c.close_number), array_agg(c.unguarded ORDER BY c.close_number),
+         array_agg(c.advantage ORDER BY c.close_number), array_agg(c.home_column ORDER BY c.close_number)
+    INTO periods, taus, max_rds, unguardeds, advantages, home_columns
   FROM @extschema@.glicko2_closes c
   WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= first_number;
   DELETE FROM @extschema@.glicko2_closes c
   WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= first_number;
   FOR i IN 1 .. cardinality(periods) LOOP
     EXECUTE format('CALL @extschema@.glicko2_close_period($1, $2, CAST($3 AS %s), $4, $5, $6,
-                      $7, $8, $9, $10, $11, $12)', period_type)
+                      $7, $8, $9, $10, $11, $12, $13, $14, $15)', period_type)
       USING ratings, games, periods[i], taus[i], max_rds[i], history, player_column,
-            rating_column, period_column, game_player_column, opponent_column, score_column;
+            rating_column, period_column, game_player_column, opponent_column, score_column,
+            unguardeds[i], advantages[i], home_columns[i];
   END LOOP;
 END
 $$;
 COMMENT ON PROCEDURE glicko2_recompute(regclass, regclass, anyelement, regclass, name, name, name, name, name, name) IS
-  'After games of closed periods were changed or annulled: puts the ratings back as they were before period (from the history table), then closes that period and every later closed one again with glicko2_close_period and the tau and max_rd each was closed with; one transaction';
+  'After games of closed periods were changed or annulled: puts the ratings back as they were before period (from the history table), then closes that period and every later closed one again with glicko2_close_period and the tau, max_rd, unguarded flag, advantage and home_column each was closed with; one transaction';

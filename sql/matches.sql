@@ -1,3 +1,160 @@
 ------------------------------------------------------------------------------
 -- Team and free-for-all matches (glicko2_close_matches and the reduction to one-on-one games)
 ------------------------------------------------------------------------------
+
+-- A match as the one-on-one game sides it is rated from (C: src/matches.c,
+-- src/match_math.c).  Element i of the four arrays is the match's player i.
+CREATE FUNCTION glicko2_match_sides(
+  players anyarray, teams anycompatiblearray, places bigint[], ratings glicko2_rating[],
+  method text DEFAULT 'individual')
+  RETURNS TABLE (player anyelement, team anycompatible, rating glicko2_rating,
+                 opponent anyelement, opponent_team anycompatible,
+                 opponent_rating glicko2_rating, score float8)
+  AS 'MODULE_PATHNAME', 'glicko2_match_sides_sql'
+  LANGUAGE C IMMUTABLE PARALLEL SAFE ROWS 36;
+COMMENT ON FUNCTION glicko2_match_sides(anyarray, anycompatiblearray, bigint[], glicko2_rating[], text) IS
+  'The one-on-one game sides one team or free-for-all match becomes (element i of each array is player i; place 1 = first, equal places tie; a NULL rating is unrated): ''individual'', one game against every player of every other team, or ''composite'', one game against each other team as a composite player of its players'' mean rating, RD and volatility (Williams 2013); score 1, 0 or 0.5 by the teams'' places';
+
+-- The first bad row of a period's matches, or NULL: a NULL column, a place
+-- below 1, a player twice in a match (on one team or two), a team with two
+-- places, a match of one team.  (why, sqlstate, rows refused, rows read.)
+CREATE FUNCTION glicko2_bad_match(
+  matches regclass, period_text text, period_type regtype, period_column name, match_column name,
+  player_column name, team_column name, place_column name,
+  OUT why text, OUT sqlstate text, OUT n_bad bigint, OUT n_rows bigint)
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+  SET datestyle = 'ISO, YMD'
+  SET intervalstyle = 'postgres'
+  SET extra_float_digits = 1
+AS $$
+BEGIN
+  EXECUTE format($sql$
+    WITH m AS (SELECT g.%1$I AS mt, g.%2$I AS p, g.%3$I AS t, g.%4$I AS pl
+               FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)),
+    twice AS (SELECT mt, p, t, count(*) AS n FROM m WHERE p IS NOT NULL AND t IS NOT NULL GROUP BY mt, p, t),
+    team AS (SELECT mt, t, min(pl) AS lo, max(pl) AS hi,
+                    (array_agg(p ORDER BY pl))[1] AS p_lo, (array_agg(p ORDER BY pl DESC))[1] AS p_hi
+             FROM m WHERE t IS NOT NULL GROUP BY mt, t),
+    bad AS (
+      SELECT 1 AS k, '22004' AS code,
+             format('NULL %%s: match %%s, player %%s, team %%s, place %%s',
+                    CASE WHEN mt IS NULL THEN 'match' WHEN p IS NULL THEN 'player'
+                         WHEN t IS NULL THEN 'team' ELSE 'place' END,
+                    coalesce(mt::text, 'NULL'), coalesce(p::text, 'NULL'),
+                    coalesce(t::text, 'NULL'), coalesce(pl::text, 'NULL')) AS why
+      FROM m WHERE mt IS NULL OR p IS NULL OR t IS NULL OR pl IS NULL
+      UNION ALL
+      SELECT 2, '22003', format('place below 1: match %%s, player %%s, team %%s, place %%s', mt, p, t, pl)
+      FROM m WHERE pl < 1
+      UNION ALL
+      SELECT 3, '23505', format('player %%s twice in match %%s (team %%s)', p, mt, t)
+      FROM twice WHERE n > 1
+      UNION ALL
+      SELECT 4, '23505', format('player %%s on two teams in match %%s (teams %%s)', p, mt,
+                                array_to_string(array_agg(t::text ORDER BY t::text), ', '))
+      FROM twice GROUP BY mt, p HAVING count(*) > 1
+      UNION ALL
+      SELECT 5, '22023', format('team %%s of match %%s has two places: player %%s place %%s, player %%s place %%s',
+                                t, mt, p_lo, lo, p_hi, hi)
+      FROM team WHERE lo <> hi
+      UNION ALL
+      SELECT 6, '22023', format('match %%s has one team only (team %%s)', mt, min(t::text))
+      FROM team WHERE mt IS NOT NULL GROUP BY mt HAVING count(*) < 2)
+    SELECT (SELECT b.why FROM bad b ORDER BY b.k, b.why LIMIT 1),
+           (SELECT b.code FROM bad b ORDER BY b.k, b.why LIMIT 1),
+           (SELECT count(*) FROM bad), (SELECT count(*) FROM m)
+    $sql$, match_column, player_column, team_column, place_column, matches, period_column, period_type)
+    INTO why, sqlstate, n_bad, n_rows USING period_text;
+END
+$$;
+COMMENT ON FUNCTION glicko2_bad_match(regclass, text, regtype, name, name, name, name, name) IS
+  'Helper of glicko2_close_matches: the first bad row of a period''s matches (a NULL column, a place below 1, a player twice in a match or on two teams, a team with two places, a match of one team) with its SQLSTATE, how many are bad and how many rows the period has';
+
+CREATE PROCEDURE glicko2_close_matches(
+  ratings regclass, matches regclass, period anyelement, method text DEFAULT 'individual',
+  tau float8 DEFAULT 0.5, max_rd float8 DEFAULT 350, history regclass DEFAULT NULL,
+  player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
+  period_column name DEFAULT 'period', match_column name DEFAULT 'match_id',
+  match_player_column name DEFAULT 'player_id', team_column name DEFAULT 'team',
+  place_column name DEFAULT 'place', unguarded boolean DEFAULT false)
+  LANGUAGE plpgsql
+  SET search_path = pg_catalog, pg_temp
+  SET datestyle = 'ISO, YMD'
+  SET intervalstyle = 'postgres'
+  SET extra_float_digits = 1
+AS $$
+DECLARE
+  c record;
+  place_type regtype;
+  last_number bigint;
+  n_rows bigint;
+  n_null bigint;
+  bad record;
+BEGIN
+  IF ratings IS NULL OR matches IS NULL OR period IS NULL OR method IS NULL THEN
+    RAISE EXCEPTION 'ratings, matches, period and method must not be NULL' USING ERRCODE = '22004';
+  END IF;
+  IF method NOT IN ('individual', 'composite') THEN
+    RAISE EXCEPTION 'method must be ''individual'' or ''composite'', not %', quote_literal(method)
+      USING ERRCODE = '22023';
+  END IF;
+  c := @extschema@.glicko2_close_check('glicko2_close_matches', ratings, matches, 'matches', period,
+                                       tau, max_rd, history, player_column, rating_column, period_column);
+  PERFORM @extschema@.glicko2_column_type(matches, match_column, 'match_column'),
+          @extschema@.glicko2_column_type(matches, team_column, 'team_column');
+  PERFORM @extschema@.glicko2_key_column_check(matches, match_player_column, 'match_player_column',
+                                               ratings, player_column, c.key_type);
+  place_type := @extschema@.glicko2_column_type(matches, place_column, 'place_column');
+  IF place_type NOT IN ('int2', 'int4', 'int8') THEN
+    RAISE EXCEPTION 'column "%" of % is %, not an integer', place_column, matches, place_type
+      USING ERRCODE = '42804';
+  END IF;
+
+  last_number := @extschema@.glicko2_close_lock(ratings, matches, c.period_type, c.period_text);
+  PERFORM @extschema@.glicko2_close_guard(ratings, matches, c.period_text, period_column, unguarded);
+
+  -- One cheap pass for the row count and NULLs (rows the reduction cannot
+  -- see, like a NULL match); the reduction itself refuses the rest, and
+  -- then the whole period is searched for the first bad row to name.
+  EXECUTE format($sql$
+    SELECT count(*), count(*) FILTER (WHERE g.%1$I IS NULL OR g.%2$I IS NULL OR g.%3$I IS NULL
+                                         OR g.%4$I IS NULL OR g.%4$I < 1)
+    FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)
+    $sql$, match_column, match_player_column, team_column, place_column, matches, period_column, c.period_type)
+    INTO n_rows, n_null USING c.period_text;
+  BEGIN
+    IF n_null > 0 THEN  -- (named by the handler below, like the reduction's errors)
+      RAISE EXCEPTION 'bad row' USING ERRCODE = '22004';
+    END IF;
+    -- Each match's game sides, each rating only its player (glicko2_close_ratings'
+    -- (player, opponent_rating, score) form).
+    PERFORM @extschema@.glicko2_close_apply(ratings, matches, c.period_text, last_number, format($sql$
+        SELECT s.player, s.opponent_rating, s.score
+        FROM (SELECT array_agg(m.p) AS ps, array_agg(m.t) AS ts, array_agg(m.pl) AS pls,
+                     array_agg(r.%6$I) AS rs
+              FROM (SELECT g.%1$I AS mt, CAST(g.%2$I AS %10$s) AS p, g.%3$I AS t,
+                           CAST(g.%4$I AS bigint) AS pl
+                    FROM %7$s g WHERE g.%8$I = CAST($1 AS %9$s)) m
+              LEFT JOIN %11$s r ON r.%5$I = m.p
+              GROUP BY m.mt) x
+        CROSS JOIN LATERAL @extschema@.glicko2_match_sides(x.ps, x.ts, x.pls, x.rs, $2) s
+      $sql$, match_column, match_player_column, team_column, place_column, player_column, rating_column,
+             matches, period_column, c.period_type, c.key_type, ratings),
+      method, n_rows, tau, max_rd, history, player_column, rating_column);
+  EXCEPTION WHEN null_value_not_allowed OR unique_violation OR invalid_parameter_value
+                 OR numeric_value_out_of_range THEN
+    bad := @extschema@.glicko2_bad_match(matches, c.period_text, c.period_type, period_column, match_column,
+                                         match_player_column, team_column, place_column);
+    IF bad.why IS NULL THEN
+      RAISE;
+    END IF;
+    RAISE EXCEPTION 'bad match in period % of %: %', c.period_text, matches, bad.why
+      USING ERRCODE = bad.sqlstate,
+            DETAIL = format('Problems found among the period''s %s rows: %s (a NULL column, a place below 1, a player twice in a match or on two teams, a team with two places, a match of one team); nothing was changed.',
+                            bad.n_rows, bad.n_bad);
+  END;
+END
+$$;
+COMMENT ON PROCEDURE glicko2_close_matches(regclass, regclass, anyelement, text, float8, float8, regclass, name, name, name, name, name, name, name, boolean) IS
+  'Closes one period for a whole ratings table from team and free-for-all matches (one row per player per match: match_id, period, player_id, team, place), atomically and exactly once like glicko2_close_period and sharing its record: each match reduced to one-on-one games by glicko2_match_sides (''individual'' or ''composite''), the paper''s update from pre-period ratings, Step 6 capped at max_rd for idle players, new players added';

@@ -47,6 +47,12 @@ CREATE FUNCTION glicko2_period_transfn(internal, glicko2_rating, glicko2_rating,
 COMMENT ON FUNCTION glicko2_period_transfn(internal, glicko2_rating, glicko2_rating, float8, float8) IS
   'Transition function of glicko2_period with tau';
 
+CREATE FUNCTION glicko2_period_transfn(internal, glicko2_rating, glicko2_rating, float8, float8, float8)
+  RETURNS internal AS 'MODULE_PATHNAME', 'glicko2_period_advantage_transfn'
+  LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_period_transfn(internal, glicko2_rating, glicko2_rating, float8, float8, float8) IS
+  'Transition function of glicko2_period with tau and the player''s advantage';
+
 CREATE FUNCTION glicko1_period_transfn(internal, glicko1_rating, glicko1_rating, float8)
   RETURNS internal AS 'MODULE_PATHNAME', 'glicko1_period_transfn'
   LANGUAGE C IMMUTABLE PARALLEL SAFE;
@@ -111,6 +117,23 @@ CREATE AGGREGATE glicko2_period(player glicko2_rating, opponent glicko2_rating, 
 COMMENT ON AGGREGATE glicko2_period(glicko2_rating, glicko2_rating, float8, float8) IS
   'One player''s Glicko-2 rating after one period''s games with system constant tau';
 
+-- advantage: points added to the player's rating inside E for this game
+-- (+A at home or with the first move, -A away, 0 on neutral ground), as
+-- Glickman's Glicko-Boost does for white; 0 is the 4-argument form bit for bit.
+CREATE AGGREGATE glicko2_period(player glicko2_rating, opponent glicko2_rating, score float8,
+                                tau float8, advantage float8) (
+  SFUNC = glicko2_period_transfn,
+  STYPE = internal,
+  SSPACE = 144,
+  FINALFUNC = glicko2_period_finalfn,
+  COMBINEFUNC = glicko_period_combinefn,
+  SERIALFUNC = glicko_period_serialfn,
+  DESERIALFUNC = glicko_period_deserialfn,
+  PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE glicko2_period(glicko2_rating, glicko2_rating, float8, float8, float8) IS
+  'One player''s Glicko-2 rating after one period''s games with system constant tau, the player''s rating counting advantage points more in each game''s expected score (+A home, -A away, 0 neutral)';
+
 CREATE AGGREGATE glicko1_period(player glicko1_rating, opponent glicko1_rating, score float8) (
   SFUNC = glicko1_period_transfn,
   STYPE = internal,
@@ -165,3 +188,9 @@ CREATE FUNCTION glicko2_win_probability(a glicko2_rating, b glicko2_rating)
   LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION glicko2_win_probability(glicko2_rating, glicko2_rating) IS
   'Predicted score of a against b counting both players'' uncertainty: E with g(sqrt(phi_a^2 + phi_b^2)); p(a,b) + p(b,a) = 1';
+
+CREATE FUNCTION glicko2_win_probability(a glicko2_rating, b glicko2_rating, advantage float8)
+  RETURNS float8 AS 'MODULE_PATHNAME', 'glicko2_win_probability_advantage_sql'
+  LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_win_probability(glicko2_rating, glicko2_rating, float8) IS
+  'Predicted score of a against b counting both RDs, a''s rating counting advantage points more (home, first move; negative away); p(a,b,A) + p(b,a,-A) = 1';

@@ -1,6 +1,6 @@
 /*
  * compat.h — every difference between the PostgreSQL versions glicko2
- * builds against (13 to 17), and between compilers, lives here, so no
+ * builds against (14 to 18, and 19beta2), and between compilers, lives here, so no
  * function body needs #if.
  */
 #ifndef GLICKO2_COMPAT_H
@@ -8,9 +8,11 @@
 
 #include "postgres.h"
 
-#if PG_VERSION_NUM < 130000
-#error "glicko2 requires PostgreSQL 13 or later"
+#if PG_VERSION_NUM < 140000
+#error "glicko2 requires PostgreSQL 14 or later"
 #endif
+
+#include "utils/jsonb.h"
 
 /* Since PostgreSQL 16 the varlena macros (VARDATA_ANY, ...) are in varatt.h,
  * which postgres.h no longer includes. */
@@ -39,6 +41,28 @@
 #define glicko_interval_is_finite(i) (!INTERVAL_NOT_FINITE(i))
 #else
 #define glicko_interval_is_finite(i) ((void) (i), true)
+#endif
+
+/*
+ * Building jsonb: up to 18 pushJsonbValue takes the address of a
+ * JsonbParseState pointer and returns the value it completes; from 19 it
+ * takes a JsonbInState (zeroed) and leaves the completed value in its result.
+ * A GlickoJsonbState starts as GLICKO_JSONB_STATE_INIT; glicko_jsonb_close
+ * pushes the last token and gives the completed value.
+ */
+#if PG_VERSION_NUM >= 190000
+typedef JsonbInState GlickoJsonbState;
+#define GLICKO_JSONB_STATE_INIT {0}
+#define glicko_push_jsonb(st, seq, v) pushJsonbValue((st), (seq), (v))
+#define glicko_jsonb_close(st, seq) (pushJsonbValue((st), (seq), NULL), (st)->result)
+#else
+typedef struct GlickoJsonbState
+{
+	JsonbParseState *parse;
+} GlickoJsonbState;
+#define GLICKO_JSONB_STATE_INIT {NULL}
+#define glicko_push_jsonb(st, seq, v) pushJsonbValue(&(st)->parse, (seq), (v))
+#define glicko_jsonb_close(st, seq) pushJsonbValue(&(st)->parse, (seq), NULL)
 #endif
 
 #endif							/* GLICKO2_COMPAT_H */

@@ -235,7 +235,7 @@ glicko2_explain_deserialfn(PG_FUNCTION_ARGS)
 }
 
 static void
-put_rating(JsonbParseState **st, const char *key, const Glicko2Rating *r)
+put_rating(GlickoJsonbState *st, const char *key, const Glicko2Rating *r)
 {
 	json_begin_object(st, key);
 	json_put_number(st, "rating", r->rating);
@@ -246,7 +246,7 @@ put_rating(JsonbParseState **st, const char *key, const Glicko2Rating *r)
 
 /* Each game as the paper's table has it: mu_j, phi_j, g(phi_j), E, s_j. */
 static void
-put_games(JsonbParseState **st, const ExplainState *state)
+put_games(GlickoJsonbState *st, const ExplainState *state)
 {
 	int32		i;
 
@@ -276,7 +276,7 @@ put_games(JsonbParseState **st, const ExplainState *state)
 
 /* Step 5's starting values and the Illinois iterations, as the paper's table. */
 static void
-put_iterations(JsonbParseState **st, const Glicko2Trace *trace)
+put_iterations(GlickoJsonbState *st, const Glicko2Trace *trace)
 {
 	int			i;
 
@@ -306,7 +306,7 @@ glicko2_explain_finalfn(PG_FUNCTION_ARGS)
 	Glicko2Trace *trace;
 	Glicko2Rating result;
 	GlickoStatus status;
-	JsonbParseState *st = NULL;
+	GlickoJsonbState st = GLICKO_JSONB_STATE_INIT;
 	bool		informative;
 
 	aggregate_context(fcinfo, "glicko2_explain_finalfn");

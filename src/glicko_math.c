@@ -66,6 +66,26 @@ glicko2_z(double g, double rating, double opponent_rating)
 	return g * (rating / GLICKO2_SCALE - opponent_rating / GLICKO2_SCALE);
 }
 
+/*
+ * The exponent of E with an advantage: the player's rating counts
+ * `advantage` points more in this game (home, first move; negative away).
+ * Glickman's Glicko-Boost adds such a constant for white inside E; so does
+ * scalachess (its ColorAdvantage).  A separate function so that the paths
+ * without an advantage keep glicko2_z's arithmetic and cost; an advantage
+ * of 0 gives the same bits ((r - r_j) + 0 is r - r_j).
+ */
+static inline double
+glicko2_z_advantage(double g, double rating, double advantage,
+					double opponent_rating)
+{
+	double		gap = (rating - opponent_rating) + advantage;
+
+	if (isfinite(gap))
+		return g * gap / GLICKO2_SCALE;
+	return g * (rating / GLICKO2_SCALE - opponent_rating / GLICKO2_SCALE +
+				advantage / GLICKO2_SCALE);
+}
+
 double
 glicko2_g(double opponent_rd)
 {
@@ -88,16 +108,37 @@ glicko2_expected(double rating, double opponent_rating, double opponent_rd)
  * The predicted score of a against b counting both players' uncertainty:
  * Glickman's E with g(sqrt(phi_a^2 + phi_b^2)), so p(a,b) + p(b,a) = 1.
  */
-double
-glicko2_win_probability(const Glicko2Rating *a, const Glicko2Rating *b)
+static inline double
+combined_g(const Glicko2Rating *a, const Glicko2Rating *b)
 {
 	double		phi = hypot(a->rd, b->rd) / GLICKO2_SCALE;
-	double		e,
-				one_minus_e;
 
 	if (!isfinite(phi))			/* both RDs near 1e308 */
 		phi = hypot(a->rd / GLICKO2_SCALE, b->rd / GLICKO2_SCALE);
-	logistic_pair(glicko2_z(g_of_phi(phi), a->rating, b->rating),
+	return g_of_phi(phi);
+}
+
+double
+glicko2_win_probability(const Glicko2Rating *a, const Glicko2Rating *b)
+{
+	double		e,
+				one_minus_e;
+
+	logistic_pair(glicko2_z(combined_g(a, b), a->rating, b->rating),
+				  &e, &one_minus_e);
+	return e;
+}
+
+/* The same with a's rating counting `advantage` points more in this game. */
+double
+glicko2_win_probability_advantage(const Glicko2Rating *a, const Glicko2Rating *b,
+								  double advantage)
+{
+	double		e,
+				one_minus_e;
+
+	logistic_pair(glicko2_z_advantage(combined_g(a, b), a->rating, advantage,
+									  b->rating),
 				  &e, &one_minus_e);
 	return e;
 }
@@ -204,6 +245,17 @@ glicko2_game(double rating, double opponent_rating, double opponent_rd,
 	double		g = g_of_phi(opponent_rd / GLICKO2_SCALE);
 
 	return game_terms(g, glicko2_z(g, rating, opponent_rating), score);
+}
+
+/* One game's terms when the player's rating counts `advantage` points more. */
+GlickoGame
+glicko2_game_advantage(double rating, double advantage, double opponent_rating,
+					   double opponent_rd, double score)
+{
+	double		g = g_of_phi(opponent_rd / GLICKO2_SCALE);
+
+	return game_terms(g, glicko2_z_advantage(g, rating, advantage, opponent_rating),
+					  score);
 }
 
 void
@@ -547,6 +599,19 @@ glicko2_idle(const Glicko2Rating *player, double periods, double max_rd,
 	result->rd = rd;
 	result->volatility = player->volatility;
 	return check_glicko2_result(result);
+}
+
+/*
+ * A close treats a player without games as idle (Step 6 capped, as
+ * glicko2_idle), not as the aggregate's group without games (Step 6 alone).
+ */
+GlickoStatus
+glicko2_close_player(const Glicko2Rating *player, const GlickoSums *sums,
+					 double tau, double max_rd, Glicko2Rating *result)
+{
+	if (sums->games > 0)
+		return glicko2_update(player, sums, tau, result, NULL);
+	return glicko2_idle(player, 1.0, max_rd, result);
 }
 
 /* Glicko-1: g(RD) = 1 / sqrt(1 + 3 q^2 RD^2 / pi^2), which is g_of_phi(q RD). */

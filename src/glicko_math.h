@@ -144,6 +144,15 @@ extern double glicko2_expected(double rating, double opponent_rating, double opp
 extern double glicko2_win_probability(const Glicko2Rating *a, const Glicko2Rating *b);
 extern GlickoGame glicko2_game(double rating, double opponent_rating,
 							   double opponent_rd, double score);
+/* With an advantage: the player's rating counts `advantage` points more in
+ * E for this game (+A at home or with the first move, -A away, 0 neutral);
+ * advantage 0 gives the functions above bit for bit. */
+extern double glicko2_win_probability_advantage(const Glicko2Rating *a,
+												const Glicko2Rating *b,
+												double advantage);
+extern GlickoGame glicko2_game_advantage(double rating, double advantage,
+										 double opponent_rating,
+										 double opponent_rd, double score);
 extern void glicko2_add_game(GlickoSums *sums, double rating,
 							 double opponent_rating, double opponent_rd,
 							 double score);
@@ -167,6 +176,11 @@ extern GlickoStatus glicko2_live_game(const Glicko2Rating *player, double player
 									  Glicko2Rating *new_opponent);
 extern GlickoStatus glicko2_idle(const Glicko2Rating *player, double periods,
 								 double max_rd, Glicko2Rating *result);
+/* A player's rating after a period close: the update from the period's sums,
+ * or without games Step 6 for one period capped at max_rd (INFINITY: no cap). */
+extern GlickoStatus glicko2_close_player(const Glicko2Rating *player,
+										 const GlickoSums *sums, double tau,
+										 double max_rd, Glicko2Rating *result);
 
 /* Glicko-1. */
 extern double glicko1_g(double opponent_rd);

@@ -13,7 +13,7 @@
 #include "json_build.h"
 
 static void
-put_key(JsonbParseState **st, const char *key)
+put_key(GlickoJsonbState *st, const char *key)
 {
 	JsonbValue	k;
 
@@ -22,41 +22,41 @@ put_key(JsonbParseState **st, const char *key)
 	k.type = jbvString;
 	k.val.string.val = (char *) key;
 	k.val.string.len = strlen(key);
-	pushJsonbValue(st, WJB_KEY, &k);
+	glicko_push_jsonb(st, WJB_KEY, &k);
 }
 
 /* Inside an object a scalar is a WJB_VALUE; inside an array, a WJB_ELEM. */
 static void
-put_scalar(JsonbParseState **st, const char *key, JsonbValue *v)
+put_scalar(GlickoJsonbState *st, const char *key, JsonbValue *v)
 {
 	put_key(st, key);
-	pushJsonbValue(st, key ? WJB_VALUE : WJB_ELEM, v);
+	glicko_push_jsonb(st, key ? WJB_VALUE : WJB_ELEM, v);
 }
 
 void
-json_begin_object(JsonbParseState **st, const char *key)
+json_begin_object(GlickoJsonbState *st, const char *key)
 {
 	put_key(st, key);
-	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+	glicko_push_jsonb(st, WJB_BEGIN_OBJECT, NULL);
 }
 
 void
-json_end_object(JsonbParseState **st)
+json_end_object(GlickoJsonbState *st)
 {
-	pushJsonbValue(st, WJB_END_OBJECT, NULL);
+	glicko_push_jsonb(st, WJB_END_OBJECT, NULL);
 }
 
 void
-json_begin_array(JsonbParseState **st, const char *key)
+json_begin_array(GlickoJsonbState *st, const char *key)
 {
 	put_key(st, key);
-	pushJsonbValue(st, WJB_BEGIN_ARRAY, NULL);
+	glicko_push_jsonb(st, WJB_BEGIN_ARRAY, NULL);
 }
 
 void
-json_end_array(JsonbParseState **st)
+json_end_array(GlickoJsonbState *st)
 {
-	pushJsonbValue(st, WJB_END_ARRAY, NULL);
+	glicko_push_jsonb(st, WJB_END_ARRAY, NULL);
 }
 
 /*
@@ -65,7 +65,7 @@ json_end_array(JsonbParseState **st)
  * extra_float_digits.
  */
 void
-json_put_number(JsonbParseState **st, const char *key, double x)
+json_put_number(GlickoJsonbState *st, const char *key, double x)
 {
 	JsonbValue	v;
 
@@ -86,7 +86,7 @@ json_put_number(JsonbParseState **st, const char *key, double x)
 }
 
 void
-json_put_bool(JsonbParseState **st, const char *key, bool b)
+json_put_bool(GlickoJsonbState *st, const char *key, bool b)
 {
 	JsonbValue	v;
 
@@ -96,7 +96,7 @@ json_put_bool(JsonbParseState **st, const char *key, bool b)
 }
 
 Jsonb *
-json_finish(JsonbParseState **st)
+json_finish(GlickoJsonbState *st)
 {
-	return JsonbValueToJsonb(pushJsonbValue(st, WJB_END_OBJECT, NULL));
+	return JsonbValueToJsonb(glicko_jsonb_close(st, WJB_END_OBJECT));
 }

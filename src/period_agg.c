@@ -15,9 +15,18 @@
  * order, so the sums are bit-for-bit those of adding them at once.  Whatever
  * reads a state (final, serial, combine) first drains the queue, and a reset
  * of the aggregate context (rescan, error) discards it with the states.
+ *
+ * The queue lives in fn_extra, so it is used only when the call is the
+ * aggregate node's own (its per-transition FmgrInfo, which lives as long as
+ * the node and so outlives every reset of the states' context).  Any other
+ * caller (a window aggregate, an extension calling the transition function
+ * through an FmgrInfo of its own, perhaps a fresh one per row in a per-tuple
+ * context, as Citus's partial aggregation does) gets each game added at once:
+ * the same bits, nothing queued where it could outlive its FmgrInfo.
  */
 #include "postgres.h"
 
+#include "executor/nodeAgg.h"
 #include "fmgr.h"
 #include "libpq/pqformat.h"
 #include "utils/float.h"
@@ -189,9 +198,20 @@ discard_queue(void *arg)
 	queue->count = 0;
 }
 
+/*
+ * The call site's queue, if games may be queued there: only when the call is
+ * the aggregate node's own transition call (then fn_extra is in the node's
+ * per-transition FmgrInfo, which outlives the states); otherwise NULL.
+ */
 static PendingQueue *
 pending_queue(FunctionCallInfo fcinfo)
 {
+	AggState   *aggstate = (AggState *) fcinfo->context;
+
+	if (aggstate == NULL || !IsA(aggstate, AggState) ||
+		aggstate->curpertrans == NULL ||
+		fcinfo->flinfo != &aggstate->curpertrans->transfn)
+		return NULL;
 	if (fcinfo->flinfo->fn_extra == NULL)
 		fcinfo->flinfo->fn_extra =
 			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(PendingQueue));
@@ -221,6 +241,12 @@ period_transition(FunctionCallInfo fcinfo, MemoryContext aggcontext,
 		return state;
 	}
 
+	if (queue == NULL)
+	{
+		drain_queue(state->queue);	/* keep row order, whoever queued them */
+		apply_game(state, player, tau, game, scored);
+		return state;
+	}
 	if (queue->aggcontext == NULL)
 	{
 		queue->aggcontext = aggcontext;
@@ -271,6 +297,45 @@ glicko2_period_transfn(PG_FUNCTION_ARGS)
 		check_score(score);
 		arg_glicko2_or_unrated(fcinfo, 2, &opponent, "opponent");
 		game = glicko2_game(player.rating, opponent.rating, opponent.rd, score);
+	}
+
+	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, tau, &game, scored));
+}
+
+/*
+ * Transition for glicko2_period(player, opponent, score, tau, advantage):
+ * the game's terms with the player's rating counting `advantage` points
+ * more in E.  A function of its own, so the rows of the aggregates without
+ * an advantage pay nothing for it.
+ */
+PG_FUNCTION_INFO_V1(glicko2_period_advantage_transfn);
+Datum
+glicko2_period_advantage_transfn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko2_period_advantage_transfn");
+	Glicko2Rating player;
+	Glicko2Rating opponent;
+	double		tau = arg_tau(fcinfo, 4);
+	double		advantage;
+	GlickoGame	game = {0};
+	bool		scored = !PG_ARGISNULL(3);
+
+	if (PG_ARGISNULL(5))
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("advantage must not be NULL"),
+				errhint("A game without an advantage (neutral ground) has advantage 0."));
+	advantage = PG_GETARG_FLOAT8(5);
+	check_finite(advantage, "advantage");
+	arg_glicko2_or_unrated(fcinfo, 1, &player, "player");
+	if (scored)
+	{
+		double		score = PG_GETARG_FLOAT8(3);
+
+		check_score(score);
+		arg_glicko2_or_unrated(fcinfo, 2, &opponent, "opponent");
+		game = glicko2_game_advantage(player.rating, advantage, opponent.rating,
+									  opponent.rd, score);
 	}
 
 	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, tau, &game, scored));

@@ -44,3 +44,21 @@ glicko2_win_probability_sql(PG_FUNCTION_ARGS)
 	datum_get_glicko2(PG_GETARG_DATUM(1), &b, "b");
 	PG_RETURN_FLOAT8(glicko2_win_probability(&a, &b));
 }
+
+/*
+ * glicko2_win_probability(a, b, advantage): the same with a's rating
+ * counting `advantage` points more (home, first move; negative away).
+ */
+PG_FUNCTION_INFO_V1(glicko2_win_probability_advantage_sql);
+Datum
+glicko2_win_probability_advantage_sql(PG_FUNCTION_ARGS)
+{
+	Glicko2Rating a,
+				b;
+	double		advantage = PG_GETARG_FLOAT8(2);
+
+	datum_get_glicko2(PG_GETARG_DATUM(0), &a, "a");
+	datum_get_glicko2(PG_GETARG_DATUM(1), &b, "b");
+	check_finite(advantage, "advantage");
+	PG_RETURN_FLOAT8(glicko2_win_probability_advantage(&a, &b, advantage));
+}

@@ -51,6 +51,16 @@ check_nonnegative(double x, const char *what)
 }
 
 void
+check_finite(double x, const char *what)
+{
+	if (!isfinite(x))
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("%s must be a finite number, not %s",
+					   what, float8out_internal(x)));
+}
+
+void
 check_score(double score)
 {
 	if (!glicko_valid_score(score))
@@ -82,6 +92,13 @@ check_field(bool ok, const char *what, const char *field, double value)
 				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				errmsg("%s has invalid %s %s", what, field, float8out_internal(value)),
 				errdetail("A rating must be finite; rd and volatility must be positive and finite."));
+}
+
+bool
+glicko2_valid(const Glicko2Rating *r)
+{
+	return glicko_valid_rating_value(r->rating) && glicko_valid_positive(r->rd) &&
+		glicko_valid_positive(r->volatility);
 }
 
 void
@@ -155,7 +172,7 @@ read_float8_fields(Datum d, double *out, int nfields, const char *what)
 
 	if ((infomask2 & HEAP_NATTS_MASK) == nfields && (infomask & HEAP_HASNULL))
 	{
-		const bits8 *bits = (const bits8 *) HEADER_FIELD(body, t_bits);
+		const uint8 *bits = (const uint8 *) HEADER_FIELD(body, t_bits);
 
 		for (i = 0; i < nfields; i++)
 			if (att_isnull(i, bits))
@@ -176,7 +193,7 @@ read_float8_fields(Datum d, double *out, int nfields, const char *what)
 }
 
 void
-datum_get_glicko2(Datum d, Glicko2Rating *out, const char *what)
+datum_get_glicko2_fields(Datum d, Glicko2Rating *out, const char *what)
 {
 	double		f[3];
 
@@ -184,6 +201,12 @@ datum_get_glicko2(Datum d, Glicko2Rating *out, const char *what)
 	out->rating = f[0];
 	out->rd = f[1];
 	out->volatility = f[2];
+}
+
+void
+datum_get_glicko2(Datum d, Glicko2Rating *out, const char *what)
+{
+	datum_get_glicko2_fields(d, out, what);
 	check_glicko2(out, what);
 }
 

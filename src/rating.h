@@ -15,6 +15,9 @@
 /* Read a composite argument; `what` names it in errors ("player", "opponent"). */
 extern void datum_get_glicko2(Datum d, Glicko2Rating *out, const char *what);
 extern void datum_get_glicko1(Datum d, Glicko1Rating *out, const char *what);
+/* The fields only (NULL fields and shape checked): for callers that name the
+ * bad value themselves when glicko2_valid() is false. */
+extern void datum_get_glicko2_fields(Datum d, Glicko2Rating *out, const char *what);
 
 /* Argument n as a rating, NULL meaning the unrated player of Step 1(a). */
 extern void arg_glicko2_or_unrated(FunctionCallInfo fcinfo, int n,
@@ -26,11 +29,13 @@ extern void arg_glicko1_or_unrated(FunctionCallInfo fcinfo, int n,
 extern Datum glicko2_get_datum(FunctionCallInfo fcinfo, const Glicko2Rating *r);
 extern Datum glicko1_get_datum(FunctionCallInfo fcinfo, const Glicko1Rating *r);
 
-/* Validation: each raises a clear ERROR naming the bad value. */
+/* Validation: each check_ raises a clear ERROR naming the bad value. */
+extern bool glicko2_valid(const Glicko2Rating *r);
 extern void check_glicko2(const Glicko2Rating *r, const char *what);
 extern void check_glicko1(const Glicko1Rating *r, const char *what);
 extern void check_positive(double x, const char *what);
 extern void check_nonnegative(double x, const char *what);
+extern void check_finite(double x, const char *what);
 extern void check_score(double score);
 
 /* Argument n as max_rd: checked, NULL meaning no cap (INFINITY). */

@@ -21,7 +21,7 @@ Datum
 glicko2_to_jsonb_sql(PG_FUNCTION_ARGS)
 {
 	Glicko2Rating r;
-	JsonbParseState *st = NULL;
+	GlickoJsonbState st = GLICKO_JSONB_STATE_INIT;
 
 	datum_get_glicko2(PG_GETARG_DATUM(0), &r, "r");
 	json_begin_object(&st, NULL);

@@ -6,6 +6,7 @@
 # is not a USE_VALGRIND build) are counted and listed by kind, not judged.
 # Prints "valgrind: N errors in glicko2 code, N elsewhere, N processes" and
 # exits 0 when glicko2 has none and make installcheck passed.
+# VALGRIND_REGRESS="a b" runs only those regression tests.
 # Uses tools/private-pg.sh: no lock, nothing left running.  Slow (minutes).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,9 @@ source tools/private-pg.sh
 make -s clean
 make -s PG_CFLAGS="-Werror -DUSE_ASSERT_CHECKING -O0 -g" >/dev/null || exit 1
 PRIVATE_PG_PORT=55433 private_pg_setup "$dir" || exit 1
+# The test-only helper fresh_fmgr needs (test/helper), into the private copy.
+make -s -C test/helper clean && make -s -C test/helper PG_CFLAGS="-Werror -O0 -g" >/dev/null || exit 1
+cp test/helper/glicko2_test_helper.so "$dir/tree$(dirname "$PRIVATE_PG_SRC_BIN")/lib/" && chown postgres: "$dir"/tree*/ -R
 mkdir -p "$dir/vg" && chown postgres: "$dir/vg"
 trap 'private_pg_stop "$dir"' EXIT
 PRIVATE_PG_PORT=55433 private_pg_start "$dir" \
@@ -25,7 +29,9 @@ PRIVATE_PG_PORT=55433 private_pg_start "$dir" \
   --suppressions="$PWD/tools/valgrind.supp" --log-file="$dir/vg/%p.log" || exit 1
 
 # Valgrind slows a backend some 20-50 times: give the tests time.
-PGOPTIONS="-c statement_timeout=0" make -s installcheck >"$dir/installcheck.log" 2>&1
+# VALGRIND_REGRESS="fresh_fmgr deferred": only those regression tests.
+PGOPTIONS="-c statement_timeout=0" make -s installcheck \
+  ${VALGRIND_REGRESS:+REGRESS="$VALGRIND_REGRESS" ISOLATION=} >"$dir/installcheck.log" 2>&1
 check=$?
 private_pg_stop "$dir"
 trap - EXIT
@@ -35,7 +41,7 @@ grep -hE '^ok|^not ok|^test |\.\.\. ' "$dir/installcheck.log" | tail -40
 awk -v dir="$dir" '
   /^==[0-9]+== [A-Z][a-z]/ && !inblock && $0 !~ /HEAP SUMMARY|LEAK SUMMARY|ERROR SUMMARY|Memcheck|Copyright|Using Valgrind|Command:|Parent PID|in use at exit|total heap usage|For lists|For counts|All heap blocks|definitely lost|indirectly lost|possibly lost|still reachable|suppressed:|Rerun with|To see them/ {
     inblock = 1; kind = $0; sub(/^==[0-9]+== /, "", kind); ours = 0; next }
-  inblock && /glicko2\.so|glicko_math\.c|rating\.c|period_agg\.c|idle\.c|predict\.c/ { ours = 1 }
+  inblock && /glicko2\.so|glicko2_test_helper|glicko_math\.c|rating\.c|period_agg\.c|idle\.c|predict\.c/ { ours = 1 }
   inblock && /^==[0-9]+== *$/ { inblock = 0; if (ours) { o++; print "GLICKO2: " kind } else { e++; kinds[kind]++ } }
   END { for (k in kinds) print "elsewhere: " kinds[k] " x " k; print "TOTAL", o + 0, e + 0 }
 ' "$dir"/vg/*.log >"$dir/summary"

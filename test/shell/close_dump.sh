@@ -14,8 +14,7 @@ CREATE EXTENSION glicko2;
 CREATE SCHEMA league;
 CREATE TABLE league.ratings (player_id int PRIMARY KEY, rating glicko2_rating);
 CREATE TABLE league.games (period int, player_id int, opponent_id int, score float8);
-CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON league.games
-  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
+CALL glicko2_guard_games('league.games');
 CREATE TABLE league.history (player_id int, period int, rating glicko2_rating);  -- 2 + 3 rows
 INSERT INTO league.games VALUES (1, 1, 2, 1), (2, 2, 3, 0.5);
 CALL glicko2_close_period('league.ratings', 'league.games', 1, history => 'league.history');

@@ -51,6 +51,11 @@ if q "$src" -Atc "SELECT count(*) FROM pg_proc WHERE proname = 'glicko2_close_pe
   else
     hist=""
   fi
+  # Guard the games where the extension can (glicko2_guard_games); older
+  # versions closed unguarded tables with a warning only.
+  if q "$src" -Atc "SELECT count(*) FROM pg_proc WHERE proname = 'glicko2_guard_games'" | grep -qv '^0$'; then
+    q "$src" -c "CALL glicko2_guard_games('games')" >/dev/null
+  fi
   for p in 1 2 3; do
     q "$src" -c "CALL glicko2_close_period('ratings', 'games', $p$hist)" >/dev/null
   done

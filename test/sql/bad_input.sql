@@ -101,6 +101,9 @@ CREATE TABLE text_ratings (player_id int PRIMARY KEY, rating text);
 CREATE TABLE text_games (period int, player_id int, opponent_id int, score text);
 CREATE TABLE textkey_games (period int, player_id text, opponent_id text, score float8);
 CREATE VIEW bad_ratings_view AS SELECT * FROM bad_ratings;
+CALL glicko2_guard_games('bad_games');
+CALL glicko2_guard_games('text_games');
+CALL glicko2_guard_games('textkey_games');
 CALL glicko2_close_period('bad_ratings', 'bad_games', 1);
 
 SELECT q, pg_temp.try(q) FROM (VALUES

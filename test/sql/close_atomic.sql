@@ -10,8 +10,7 @@ SET search_path = close_atomic, public;
 CREATE TABLE ratings (player_id int PRIMARY KEY, rating glicko2_rating);
 INSERT INTO ratings SELECT i, glicko2_rating(1000 + i % 1000, 50 + i % 250, 0.06) FROM generate_series(1, 2000) i;
 CREATE TABLE games (period int, player_id int, opponent_id int, score float8);
-CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON games
-  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
+CALL glicko2_guard_games('games');
 INSERT INTO games SELECT 1, 1 + i % 2000, 1 + (i * 7 + 1 + i / 2000) % 2000, (i % 3) / 2.0
 FROM generate_series(1, 20000) i WHERE i % 2000 <> (i * 7 + 1 + i / 2000) % 2000;
 CREATE TABLE history (player_id int, period int, rating glicko2_rating, UNIQUE (player_id, period));

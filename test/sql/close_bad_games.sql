@@ -17,6 +17,7 @@ END $$;
 CREATE TABLE ratings (player_id int PRIMARY KEY, rating glicko2_rating);
 INSERT INTO ratings SELECT i, glicko2_rating(1400 + 10 * i, 100, 0.06) FROM generate_series(1, 40) i;
 CREATE TABLE games (period int, player_id int, opponent_id int, score float8);
+CALL glicko2_guard_games('games');
 -- Period 1: 1000 good games, then a bad one written last.
 INSERT INTO games SELECT 1, 1 + i % 40, 1 + (i + 1 + i / 40) % 40, (i % 3) / 2.0
 FROM generate_series(1, 1000) i WHERE 1 + i % 40 <> 1 + (i + 1 + i / 40) % 40;
@@ -45,6 +46,9 @@ SELECT * FROM changed;
 CREATE TABLE text_scores (period int, player_id int, opponent_id int, score text);
 CREATE TABLE text_players (period int, player_id text, opponent_id int, score float8);
 CREATE TABLE date_periods (period date, player_id int, opponent_id int, score float8);
+CALL glicko2_guard_games('text_scores');
+CALL glicko2_guard_games('text_players');
+CALL glicko2_guard_games('date_periods');
 CREATE TABLE int_ratings (player_id int PRIMARY KEY, rating float8);
 CREATE TABLE keyless (player_id int, rating glicko2_rating);
 CREATE TABLE nullable_key (player_id int UNIQUE, rating glicko2_rating);

@@ -15,8 +15,7 @@ INSERT INTO ratings VALUES
   (6, glicko2_rating(1500, 349.9, 0.06)), -- idle, reaches the cap
   (7, NULL);                              -- idle and unrated: stays unrated
 CREATE TABLE games (period int, player_id int, opponent_id int, score float8);
-CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON games
-  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
+CALL glicko2_guard_games('games');
 INSERT INTO games VALUES
   (1, 1, 2, 1),    -- 1 beats 2
   (1, 3, 1, 1),    -- 3 beats 1, written from 3's side
@@ -100,6 +99,7 @@ INSERT INTO club VALUES ('ann', glicko2_rating(1500, 200, 0.06)), ('bob', glicko
 CREATE TABLE matches (month text, white text, black text, result numeric);
 INSERT INTO matches VALUES ('2024-01', 'ann', 'bob', 1), ('2024-01', 'ann', 'cy', 0), ('2024-01', 'di', 'ann', 1);
 CREATE VIEW club_games AS SELECT month, white, black, result FROM matches;
+CALL glicko2_guard_games('club_games', period_column => 'month');
 CALL glicko2_close_period('club', 'club_games', '2024-01'::text,
                           player_column => 'member', rating_column => 'strength',
                           period_column => 'month', game_player_column => 'white',
@@ -108,6 +108,7 @@ SELECT member, strength FROM club ORDER BY member;
 
 CREATE TABLE uuid_ratings (id uuid PRIMARY KEY, rating glicko2_rating);
 CREATE TABLE uuid_games (period date, player_id uuid, opponent_id uuid, score float4);
+CALL glicko2_guard_games('uuid_games');
 INSERT INTO uuid_games VALUES
   ('2024-02-01', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 'b0eebc99-9c0b-4ef8-bb6d-6bb9bd380a12', 1);
 CALL glicko2_close_period('uuid_ratings', 'uuid_games', date '2024-02-01', player_column => 'id');
@@ -119,6 +120,7 @@ WHERE a.id = 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11' AND b.id = 'b0eebc99-9c0b-4e
 -- A bigint key with int games and an int period passed for a bigint period column.
 CREATE TABLE big_ratings (player_id bigint PRIMARY KEY, rating glicko2_rating);
 CREATE TABLE big_games (period bigint, player_id int, opponent_id int, score int);
+CALL glicko2_guard_games('big_games');
 INSERT INTO big_games VALUES (10, 1, 2, 1);
 CALL glicko2_close_period('big_ratings', 'big_games', 10);
 SELECT player_id, round((rating).rating::numeric, 6) FROM big_ratings ORDER BY 1;

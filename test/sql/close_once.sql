@@ -8,8 +8,7 @@ SET search_path = close_once, public;
 
 CREATE TABLE ratings (player_id int PRIMARY KEY, rating glicko2_rating);
 CREATE TABLE games (period int, player_id int, opponent_id int, score float8);
-CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON games
-  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
+CALL glicko2_guard_games('games');
 INSERT INTO games VALUES (9, 1, 2, 1), (10, 2, 3, 0.5), (11, 1, 3, 0);
 CALL glicko2_close_period('ratings', 'games', 9);
 CREATE TABLE snapshot AS SELECT * FROM ratings;
@@ -73,8 +72,7 @@ SELECT * FROM changed;
 -- Dates and text compare in their own type.
 CREATE TABLE date_ratings (player_id int PRIMARY KEY, rating glicko2_rating);
 CREATE TABLE date_games (period date, player_id int, opponent_id int, score float8);
-CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON date_games
-  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
+CALL glicko2_guard_games('date_games');
 SET datestyle = 'SQL, DMY';
 CALL glicko2_close_period('date_ratings', 'date_games', date '2024-02-01');
 CALL glicko2_close_period('date_ratings', 'date_games', date '2024-01-15');

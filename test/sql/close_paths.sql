@@ -1,11 +1,13 @@
--- glicko2_close_period computes the new ratings with a SELECT into a
--- temporary table, which PostgreSQL may run with parallel workers; a caller
--- who may not create temporary tables (or already has one of that name) gets
--- the same computation inside the close's one statement.  Every path gives
--- the same ratings, bit for bit, as glicko2_period and glicko2_idle do.
+-- glicko2_close_period computes the new ratings in one pass in C
+-- (glicko2_close_ratings).  Whatever the settings (parallel workers invited),
+-- the caller's privileges (no TEMPORARY), a temporary table of the name the
+-- close once used, the key type (int, bigint from int games, text, uuid), the
+-- score type, views, row-level security, NULL ratings and max_rd, it gives
+-- the ratings of glicko2_period and glicko2_idle (the close's computation in
+-- SQL before it moved to C), bit for bit.
 CREATE SCHEMA close_paths;
 SET search_path = close_paths, public;
-SET client_min_messages = error;  -- no trigger guards these games: no warning
+SET client_min_messages = error;
 
 -- The data is pseudo-random but the same on every PostgreSQL version (the
 -- generator behind random() changed in 15): u(i, k) is a uniform number in
@@ -19,6 +21,7 @@ SELECT i, glicko2_rating(1200 + 600 * u(i, 1), 40 + 300 * u(i, 2), 0.05 + 0.02 *
 FROM generate_series(1, 400) i;
 -- Players 401-420 are new; some of 1-400 stay idle.
 CREATE TABLE games (period int, player_id int, opponent_id int, score float8);
+CALL glicko2_guard_games('games');
 INSERT INTO games
 SELECT 1, p, CASE WHEN o >= p THEN o + 1 ELSE o END, floor(u(i, 6) * 3) / 2
 FROM (SELECT i, 1 + floor(u(i, 4) * 420)::int AS p, 1 + floor(u(i, 5) * 419)::int AS o
@@ -112,4 +115,122 @@ FROM glicko2_closes WHERE games_table = 'games'::regclass ORDER BY close_number,
 REVOKE ALL ON SCHEMA close_paths FROM regress_close_no_temp;
 REVOKE ALL ON r_in_statement, games FROM regress_close_no_temp;
 DROP ROLE regress_close_no_temp;
+
+-- sql_close: the close's computation as it was written in SQL (both sides
+-- of every game, pre-period ratings, glicko2_period grouped by player;
+-- glicko2_idle for the rest), keys as text; max_rd NULL: no cap.
+CREATE FUNCTION sql_close(ratings regclass, games regclass, period int, max_rd float8, key_type regtype)
+  RETURNS TABLE (player text, rating glicko2_rating) LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY EXECUTE format($q$
+    WITH sides AS (
+      SELECT CAST(player_id AS %3$s) AS me, CAST(opponent_id AS %3$s) AS them, CAST(score AS float8) AS score
+      FROM %2$s WHERE period = $1
+      UNION ALL
+      SELECT CAST(opponent_id AS %3$s), CAST(player_id AS %3$s), 1 - CAST(score AS float8)
+      FROM %2$s WHERE period = $1),
+    played AS (
+      SELECT s.me, glicko2_period(r.rating, o.rating, s.score) AS rating
+      FROM sides s LEFT JOIN %1$s r ON r.player_id = s.me LEFT JOIN %1$s o ON o.player_id = s.them
+      GROUP BY s.me)
+    SELECT coalesce(b.player_id, p.me)::text, coalesce(p.rating, glicko2_idle(b.rating, 1, $2))
+    FROM %1$s b FULL JOIN played p ON p.me = b.player_id$q$, ratings, games, key_type)
+  USING period, max_rd;
+END $$;
+-- close_differences: rows of ratings not equal (IS DISTINCT FROM) to the expected table's.
+CREATE FUNCTION close_differences(ratings regclass, expected regclass) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  n bigint;
+BEGIN
+  EXECUTE format('SELECT count(*) FROM (SELECT player_id::text AS player, rating FROM %s) r
+                  FULL JOIN %s e USING (player) WHERE r.rating IS DISTINCT FROM e.rating', ratings, expected)
+    INTO n;
+  RETURN n;
+END $$;
+
+-- Text keys, games read through a view, unrated players (NULL rating): some
+-- play (rated from 1500 / 350 / 0.06), some stay unrated; no RD cap.
+CREATE TABLE r_text (player_id text PRIMARY KEY, rating glicko2_rating);
+INSERT INTO r_text SELECT 'p' || player_id, CASE WHEN player_id % 10 <> 0 THEN rating END FROM base;
+CREATE TABLE text_games (period int, player_id text, opponent_id text, score float8);
+INSERT INTO text_games SELECT period, 'p' || player_id, 'p' || opponent_id, score FROM games;
+CREATE VIEW text_games_view AS SELECT * FROM text_games WHERE score <> 0.5 OR player_id < 'p3';
+CALL glicko2_guard_games('text_games_view');
+CREATE TABLE e_text AS SELECT * FROM sql_close('r_text', 'text_games_view', 1, NULL, 'text');
+SELECT count(*) FILTER (WHERE rating IS NULL) AS stay_unrated, count(*) AS players FROM e_text;
+CALL glicko2_close_period('r_text', 'text_games_view', 1, max_rd => NULL);
+SELECT close_differences('r_text', 'e_text') AS text_differences;
+
+-- uuid keys.
+CREATE TABLE r_uuid (player_id uuid PRIMARY KEY, rating glicko2_rating);
+INSERT INTO r_uuid SELECT md5(player_id::text)::uuid, rating FROM base;
+CREATE TABLE uuid_games (period int, player_id uuid, opponent_id uuid, score float8);
+INSERT INTO uuid_games SELECT period, md5(player_id::text)::uuid, md5(opponent_id::text)::uuid, score FROM games;
+CALL glicko2_guard_games('uuid_games');
+CREATE TABLE e_uuid AS SELECT * FROM sql_close('r_uuid', 'uuid_games', 1, 350, 'uuid');
+CALL glicko2_close_period('r_uuid', 'uuid_games', 1);
+SELECT close_differences('r_uuid', 'e_uuid') AS uuid_differences;
+
+-- bigint keys from int games, numeric scores, RD cap 200.
+CREATE TABLE r_bigint (player_id bigint PRIMARY KEY, rating glicko2_rating);
+INSERT INTO r_bigint SELECT player_id, rating FROM base;
+CREATE TABLE numeric_games (period int, player_id int, opponent_id int, score numeric);
+INSERT INTO numeric_games SELECT period, player_id, opponent_id, score FROM games;
+CALL glicko2_guard_games('numeric_games');
+CREATE TABLE e_bigint AS SELECT * FROM sql_close('r_bigint', 'numeric_games', 1, 200, 'bigint');
+CALL glicko2_close_period('r_bigint', 'numeric_games', 1, max_rd => 200);
+SELECT close_differences('r_bigint', 'e_bigint') AS bigint_differences;
+
+-- Row-level security on the games: a role that sees only some games rates
+-- only those (computed as that role too).
+CREATE TABLE r_rls (LIKE base INCLUDING ALL);
+INSERT INTO r_rls SELECT * FROM base;
+CREATE TABLE rls_games AS SELECT * FROM games WHERE period = 1;
+ALTER TABLE rls_games ENABLE ROW LEVEL SECURITY;
+CALL glicko2_guard_games('rls_games');
+CREATE ROLE regress_close_rls;
+CREATE POLICY some_games ON rls_games FOR SELECT TO regress_close_rls USING (player_id % 3 <> 0);
+GRANT USAGE ON SCHEMA close_paths TO regress_close_rls;
+GRANT SELECT, UPDATE ON rls_games TO regress_close_rls;
+GRANT SELECT, UPDATE, INSERT ON r_rls TO regress_close_rls;
+GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA close_paths TO regress_close_rls;
+SET ROLE regress_close_rls;
+CREATE TEMP TABLE e_rls AS SELECT * FROM sql_close('r_rls', 'rls_games', 1, 350, 'int');
+SELECT count(*) AS games_seen, (SELECT count(*) FROM games WHERE period = 1) AS games FROM rls_games;
+CALL glicko2_close_period('r_rls', 'rls_games', 1);
+RESET ROLE;
+SELECT close_differences('r_rls', 'pg_temp.e_rls') AS rls_differences;
+SELECT ratings, period, players, played, new_players, games
+FROM glicko2_closes WHERE ratings IN ('r_text'::regclass, 'r_uuid'::regclass, 'r_bigint'::regclass, 'r_rls'::regclass)
+ORDER BY ratings::text;
+DROP TABLE pg_temp.e_rls;
+REVOKE ALL ON ALL TABLES IN SCHEMA close_paths FROM regress_close_rls;
+REVOKE ALL ON SCHEMA close_paths FROM regress_close_rls;
+DROP POLICY some_games ON rls_games;
+DROP ROLE regress_close_rls;
+
+-- A bad game is named as the close always named it: the first message in
+-- text order, values as the games' own types print them.
+\set SHOW_CONTEXT never
+INSERT INTO numeric_games VALUES (3, 3, 4, 1.50), (3, 2, 2, 0.50), (3, 1, 2, 1.0), (3, 5, 6, -0.250);
+CALL glicko2_close_period('r_bigint', 'numeric_games', 3);
+\set SHOW_CONTEXT errors
+
+-- The entry point on its own, fed game sides against an opponent's rating
+-- (as a close of team matches feeds it composites): each row rates only its
+-- player, as glicko2_period over the same rows does.
+CREATE TABLE e_sides AS
+WITH played AS (
+  SELECT g.player_id, glicko2_period(r.rating, o.rating, g.score) AS rating
+  FROM games g LEFT JOIN base r USING (player_id) LEFT JOIN base o ON o.player_id = g.opponent_id
+  WHERE g.period = 1 GROUP BY g.player_id)
+SELECT coalesce(b.player_id, p.player_id)::text AS player, coalesce(p.rating, glicko2_idle(b.rating, 1, 350)) AS rating
+FROM base b FULL JOIN played p USING (player_id);
+CREATE TABLE r_sides AS
+SELECT player AS player_id, rating FROM glicko2_close_ratings(
+  'SELECT player_id, rating FROM close_paths.base',
+  'SELECT g.player_id, o.rating, g.score FROM close_paths.games g
+     LEFT JOIN close_paths.base o ON o.player_id = g.opponent_id WHERE g.period = CAST($1 AS int)',
+  0.5, 350, 'period 1', '1') AS c(player int, rating glicko2_rating, games bigint, is_new boolean);
+SELECT close_differences('r_sides', 'e_sides') AS sides_differences;
 RESET client_min_messages;

@@ -7,6 +7,7 @@ SET search_path = close_sec, public;
 -- Hostile names are just names.
 CREATE TABLE "r; DROP TABLE games; --" ("player id" int PRIMARY KEY, "Rating" glicko2_rating);
 CREATE TABLE games ("period'" int, "who?" int, "whom""" int, "score;" float8);
+CALL glicko2_guard_games('games', period_column => 'period''');
 INSERT INTO games VALUES (1, 1, 2, 1);
 CALL glicko2_close_period('"r; DROP TABLE games; --"', 'games', 1,
                           player_column => 'player id', rating_column => 'Rating',
@@ -38,6 +39,7 @@ DROP TABLE pg_temp.pg_class;
 CREATE TABLE ratings (player_id int PRIMARY KEY, rating glicko2_rating);
 INSERT INTO ratings VALUES (1, glicko2_rating(1500, 200, 0.06)), (2, glicko2_rating(1400, 30, 0.06));
 CREATE TABLE league_games (period int, player_id int, opponent_id int, score float8);
+CALL glicko2_guard_games('league_games');
 INSERT INTO league_games VALUES (1, 1, 2, 1);
 CREATE TABLE snapshot AS SELECT * FROM ratings;
 CREATE ROLE regress_close_reader;
@@ -58,11 +60,16 @@ CALL glicko2_close_period('ratings', 'league_games', 1);
 RESET ROLE;
 SELECT period, closed_by FROM glicko2_closes WHERE ratings = 'ratings'::regclass;
 
--- Every function and procedure of the close pins search_path and none is SECURITY DEFINER.
-SELECT p.oid::regprocedure AS routine, p.prosecdef AS security_definer,
+-- Every SQL and PL/pgSQL function and procedure of the close pins
+-- search_path and none is SECURITY DEFINER.  The guard trigger is C (a
+-- pinned search_path would cost a configuration change on every row): the
+-- queries it runs name the extension's schema and no operator
+-- (security.sql fires it under a hostile search_path).
+SELECT p.oid::regprocedure AS routine, l.lanname, p.prosecdef AS security_definer,
        'search_path=pg_catalog, pg_temp' = ANY (p.proconfig) AS search_path_pinned
-FROM pg_proc p
-WHERE p.proname IN ('glicko2_close_period', 'glicko2_refuse_closed_games', 'glicko2_column_type')
+FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+WHERE p.proname IN ('glicko2_close_period', 'glicko2_refuse_closed_games', 'glicko2_column_type',
+                    'glicko2_guard_scope', 'glicko2_guard_gaps', 'glicko2_guard_games')
 ORDER BY 1;
 
 DELETE FROM glicko2_closes WHERE games_table IN ('close_sec.games'::regclass, 'close_sec.league_games'::regclass);

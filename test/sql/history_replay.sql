@@ -14,8 +14,7 @@ SELECT period, count(*) AS games,
        (SELECT count(DISTINCT x) FROM games g2, LATERAL (VALUES (g2.player_id), (g2.opponent_id)) v(x)
         WHERE g2.period = g.period) AS players
 FROM games g GROUP BY period ORDER BY period;
-CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON games
-  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
+CALL glicko2_guard_games('games');
 
 -- The league as it ran: one close per period, period 4 with another tau and
 -- period 5 with no RD cap.

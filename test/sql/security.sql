@@ -154,8 +154,7 @@ CREATE TABLE ratings (player_id int PRIMARY KEY, rating glicko2_rating);
 INSERT INTO ratings VALUES (1, glicko2_rating(1500, 200, 0.06)), (4, glicko2_rating(1500, 100, 0.06));
 CREATE TABLE games (period int, player_id int, opponent_id int, score float8);
 INSERT INTO games VALUES (1, 1, 2, 1), (1, 3, 1, 0.5);
-CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON games
-  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games();
+CALL glicko2_guard_games('games');
 CREATE TABLE history (player_id int, period int, rating glicko2_rating);
 CREATE PROCEDURE evil.glicko2_close_period(ratings text, games text, period integer)
   LANGUAGE plpgsql AS $$BEGIN PERFORM public.hostile('glicko2_close_period(text, text, integer)'); END$$;

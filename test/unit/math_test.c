@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "glicko_math.h"
+#include "match_math.h"
 
 static int	checks;
 static int	failures;
@@ -95,6 +96,26 @@ test_idle(void)
 	CHECK(glicko2_idle(&p, 1, 350, &r) == GLICKO_OK && r.rd == 400);
 	CHECK(glicko1_idle(&p1, 100, GLICKO1_DEFAULT_C, INFINITY, &r1) == GLICKO_OK);
 	CHECK(fabs(r1.rd - 350) < 1);
+}
+
+/* A close: the update with games, capped Step 6 without (not the aggregate's uncapped one). */
+static void
+test_close_player(void)
+{
+	Glicko2Rating p = {1500, 349.9, 0.06},
+				r,
+				want;
+	GlickoSums	s = {0};
+
+	CHECK(glicko2_close_player(&p, &s, 0.5, 350, &r) == GLICKO_OK && r.rd == 350);
+	CHECK(r.rating == 1500 && r.volatility == 0.06);
+	CHECK(glicko2_close_player(&p, &s, 0.5, INFINITY, &r) == GLICKO_OK && r.rd > 350);
+	CHECK(glicko2_update(&p, &s, 0.5, &want, NULL) == GLICKO_OK && want.rd == r.rd);
+	paper_games(&s, glicko2_add_game);
+	CHECK(glicko2_close_player(&p, &s, 0.5, 350, &r) == GLICKO_OK);
+	CHECK(glicko2_update(&p, &s, 0.5, &want, NULL) == GLICKO_OK);
+	CHECK(r.rating == want.rating && r.rd == want.rd && r.volatility == want.volatility);
+	CHECK(r.rd < 349.9);
 }
 
 static void
@@ -449,6 +470,142 @@ test_teams(void)
 	}
 }
 
+/*
+ * Advantage: a constant added to the player's rating inside E only.
+ * Zero gives the functions without it bit for bit; A on the player is the
+ * player rated A points higher in E (the update still starts from the
+ * player's own rating); and the paper's example at home (+50) and away (-50)
+ * against figures from a direct transcription of the paper's Steps 2-8 with
+ * E(mu + A/173.7178, mu_j, phi_j) (double precision, in Python).
+ */
+static void
+test_advantage(void)
+{
+	static const double ratings[] = {-1e308, -3e5, 0, 1400, 1500, 1500.5, 2700, 1e308};
+	static const double rds[] = {1e-3, 30, 350, 1e300};
+	Glicko2Rating p = {1500, 200, 0.06},
+				r;
+	GlickoSums	s = {0};
+
+	for (size_t i = 0; i < sizeof(ratings) / sizeof(ratings[0]); i++)
+		for (size_t j = 0; j < sizeof(ratings) / sizeof(ratings[0]); j++)
+			for (size_t k = 0; k < sizeof(rds) / sizeof(rds[0]); k++)
+			{
+				GlickoGame	a = glicko2_game(ratings[i], ratings[j], rds[k], 1),
+							b = glicko2_game_advantage(ratings[i], 0.0, ratings[j], rds[k], 1);
+				Glicko2Rating x = {ratings[i], rds[k], 0.06},
+							y = {ratings[j], 50, 0.06};
+
+				CHECK(a.information == b.information && a.surprise == b.surprise);
+				CHECK(glicko2_win_probability(&x, &y) ==
+					  glicko2_win_probability_advantage(&x, &y, 0.0));
+				/* never NaN, even with an advantage at the edge of double */
+				b = glicko2_game_advantage(ratings[i], -1e308, ratings[j], rds[k], 0.5);
+				CHECK(isfinite(b.information) && isfinite(b.surprise));
+				CHECK(isfinite(glicko2_win_probability_advantage(&x, &y, 1e308)));
+			}
+
+	/* +100 on 1500 is 1600 in E (both gaps exact) */
+	{
+		GlickoGame	a = glicko2_game(1600, 1400, 30, 1),
+					b = glicko2_game_advantage(1500, 100, 1400, 30, 1);
+		Glicko2Rating x = {1500, 200, 0.06},
+					x100 = {1600, 200, 0.06},
+					y = {1600, 100, 0.06};
+
+		CHECK(a.information == b.information && a.surprise == b.surprise);
+		CHECK(glicko2_win_probability_advantage(&x, &y, 100) ==
+			  glicko2_win_probability(&x100, &y));
+		/* home side +A against away side -A: the two predictions add up to 1 */
+		CHECK(fabs(glicko2_win_probability_advantage(&x, &y, 60) +
+				   glicko2_win_probability_advantage(&y, &x, -60) - 1) < 1e-15);
+		/* 1/(1 + exp(-g(hypot(200, 100)/173.7178) (1560 - 1600)/173.7178)) */
+		CHECK(close_rel(glicko2_win_probability_advantage(&x, &y, 60),
+						0.4531927493148511, 1e-14));
+		CHECK(glicko2_win_probability_advantage(&x, &y, 100) == 0.5);
+	}
+
+	s = (GlickoSums) {0};
+	{
+		GlickoGame	g1 = glicko2_game_advantage(1500, 50, 1400, 30, 1),
+					g2 = glicko2_game_advantage(1500, 50, 1550, 100, 0),
+					g3 = glicko2_game_advantage(1500, 50, 1700, 300, 0);
+
+		glicko_add_terms(&s, &g1);
+		glicko_add_terms(&s, &g2);
+		glicko_add_terms(&s, &g3);
+	}
+	CHECK(glicko2_update(&p, &s, 0.5, &r, NULL) == GLICKO_OK);
+	CHECK(close_rel(r.rating, 1442.4011971050054, 1e-11));
+	CHECK(close_rel(r.rd, 152.02683441881206, 1e-11));
+	CHECK(close_rel(r.volatility, 0.05999653626799101, 1e-11));
+
+	s = (GlickoSums) {0};
+	{
+		GlickoGame	g1 = glicko2_game_advantage(1500, -50, 1400, 30, 1),
+					g2 = glicko2_game_advantage(1500, -50, 1550, 100, 0),
+					g3 = glicko2_game_advantage(1500, -50, 1700, 300, 0);
+
+		glicko_add_terms(&s, &g1);
+		glicko_add_terms(&s, &g2);
+		glicko_add_terms(&s, &g3);
+	}
+	CHECK(glicko2_update(&p, &s, 0.5, &r, NULL) == GLICKO_OK);
+	CHECK(close_rel(r.rating, 1485.2594489277853, 1e-11));
+	CHECK(close_rel(r.rd, 151.94679517476786, 1e-11));
+	CHECK(close_rel(r.volatility, 0.05999574516203107, 1e-11));
+}
+
+/* Matches as game sides: counts and scores of a 3-team free-for-all with a
+ * tie, and of uneven teams, by both methods. */
+static int
+count_sides(const GlickoMatch *m, double *points_of_player0)
+{
+	GlickoMatchCursor c = {0, -1};
+	GlickoSide	s;
+	int			n = 0;
+
+	*points_of_player0 = 0.0;
+	while (glicko_match_next(m, &c, &s))
+	{
+		CHECK(m->team[s.player] != (m->method == GLICKO_MATCH_INDIVIDUAL ? m->team[s.opponent] : s.opponent));
+		if (s.player == 0)
+			*points_of_player0 += s.score;
+		n++;
+	}
+	CHECK(!glicko_match_next(m, &c, &s));	/* stays done */
+	return n;
+}
+
+static void
+test_matches(void)
+{
+	/* Teams A (players 0, 1) first, B (2) and C (3, 4) tied second. */
+	int			team[5] = {0, 0, 1, 2, 2};
+	int64_t		place[3] = {1, 2, 2};
+	GlickoMatch ffa = {GLICKO_MATCH_INDIVIDUAL, 5, team, 3, place};
+	/* 1v3: the lone player (team 0) second. */
+	int			team13[4] = {0, 1, 1, 1};
+	int64_t		place13[2] = {2, 1};
+	GlickoMatch uneven = {GLICKO_MATCH_INDIVIDUAL, 4, team13, 2, place13};
+	GlickoMatchCursor c = {0, -1};
+	GlickoSide	s;
+	double		points;
+
+	CHECK(glicko_place_score(1, 2) == 1.0 && glicko_place_score(3, 2) == 0.0 &&
+		  glicko_place_score(2, 2) == 0.5);
+	CHECK(count_sides(&ffa, &points) == 16 && points == 3.0);
+	ffa.method = GLICKO_MATCH_COMPOSITE;
+	CHECK(count_sides(&ffa, &points) == 10 && points == 2.0);
+	/* Player 2 (B) against C: a draw, against A: a loss. */
+	while (glicko_match_next(&ffa, &c, &s))
+		if (s.player == 2)
+			CHECK(s.score == (s.opponent == 2 ? 0.5 : 0.0));
+	CHECK(count_sides(&uneven, &points) == 6 && points == 0.0);
+	uneven.method = GLICKO_MATCH_COMPOSITE;
+	CHECK(count_sides(&uneven, &points) == 4 && points == 0.0);
+}
+
 static int
 same_rating(const Glicko2Rating *a, const Glicko2Rating *b)
 {
@@ -570,6 +727,7 @@ main(void)
 	test_paper();
 	test_glicko1();
 	test_idle();
+	test_close_player();
 	test_saturation();
 	test_lopsided();
 	test_order_free_sums();
@@ -580,6 +738,8 @@ main(void)
 	test_quantile();
 	test_scale();
 	test_teams();
+	test_advantage();
+	test_matches();
 	test_elapsed();
 	test_live_game();
 	printf("math_test: %d checks, %d failed\n", checks, failures);

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# bench/matches.sh — glicko2_close_matches ('individual' and 'composite')
+# against glicko2_close_period on the same number of one-on-one games as
+# matches: PLAYERS players (100000), MATCHES matches of 4 teams of 3 (200000)
+# in one period (bench/matches.sql).  Each close runs in a transaction that
+# is rolled back (then VACUUM), so every run starts from the same ratings;
+# the three closes are interleaved, REPS (2) runs each, under PostgreSQL's
+# default settings and tuned ones (work_mem 256MB, JIT off).  Prints the
+# medians and their ratios to glicko2_close_period.
+#
+# PG_CONFIG names the server (use a private copy on a shared machine:
+# PG_CONFIG=$(bash tools/pg-copy.sh /tmp/pg-mine) bash bench/matches.sh);
+# the cluster is a throwaway one (tools/with-cluster.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+: "${PG_CONFIG:?set PG_CONFIG to the pg_config of the server to measure}"
+export PG_CONFIG PLAYERS=${PLAYERS:-100000} MATCHES=${MATCHES:-200000} REPS=${REPS:-2}
+
+make -s clean
+make -s && make -s install
+
+if [ "${1:-}" != "--in-cluster" ]; then
+  exec bash tools/with-cluster.sh bash "$0" --in-cluster
+fi
+
+sql() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
+sql -v players="$PLAYERS" -v matches="$MATCHES" -f bench/matches.sql
+for settings in default tuned; do
+  opts=""
+  [ "$settings" = tuned ] && opts="-c work_mem=256MB -c jit=off"
+  for run in $(seq "$REPS"); do
+    for close in "glicko2_close_period('ratings', 'games', 1)" \
+                 "glicko2_close_matches('ratings', 'matches', 1, 'individual')" \
+                 "glicko2_close_matches('ratings', 'matches', 1, 'composite')"; do
+      PGOPTIONS="$opts" sql -v settings="$settings" -v run="$run" -v close="$close" <<'SQL'
+BEGIN;
+SELECT clock_timestamp() AS t0 \gset
+CALL :close;
+SELECT extract(epoch FROM clock_timestamp() - :'t0') AS seconds \gset
+ROLLBACK;
+INSERT INTO timings VALUES (:'settings', :'close', :run, :seconds);
+VACUUM ratings;
+SQL
+    done
+  done
+done
+
+sql <<'SQL'
+\pset footer off
+\echo 'Closes of one period: median seconds and the ratio to glicko2_close_period'
+WITH m AS (
+  SELECT settings, split_part(close, '(', 1) || coalesce(' ' || substring(close FROM '''(\w+)''\)$'), '') AS close,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) AS median, count(*) AS runs
+  FROM timings GROUP BY 1, 2)
+SELECT m.settings, m.close, m.runs, round(m.median::numeric, 2) AS seconds,
+       round((m.median / g.median)::numeric, 2) AS ratio
+FROM m JOIN m g ON g.settings = m.settings AND g.close = 'glicko2_close_period'
+ORDER BY m.settings, m.close DESC;
+\echo 'Game sides each close rates (one row per player per opponent):'
+SELECT 'glicko2_close_period' AS close, 2 * count(*) AS sides FROM games
+UNION ALL
+SELECT 'glicko2_close_matches ' || method, count(*)
+FROM (SELECT match_id, array_agg(player_id) p, array_agg(team) t, array_agg(place) pl,
+             array_fill(NULL::glicko2_rating, ARRAY[count(*)::int]) r
+      FROM matches GROUP BY match_id) x,
+     unnest(ARRAY['individual', 'composite']) method,
+     glicko2_match_sides(x.p, x.t, x.pl, x.r, method) s
+GROUP BY method ORDER BY 1;
+SQL

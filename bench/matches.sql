@@ -1,0 +1,54 @@
+-- bench/matches.sql — the data of bench/matches.sh (psql variables
+-- :players and :matches): one period of :matches matches of 4 teams of 3
+-- (12 rows each) among :players players, and a games table of as many
+-- one-on-one games.  Deterministic: setseed() fixes every random().
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS glicko2;
+SELECT setseed(0.4711) \g /dev/null
+
+DROP TABLE IF EXISTS ratings, games, matches, timings;
+CREATE TABLE ratings (player_id int PRIMARY KEY, rating glicko2_rating NOT NULL);
+INSERT INTO ratings
+SELECT i, glicko2_rating(1500 + 350 * (random() + random() + random() - 1.5),
+                         30 + 320 * random(), 0.04 + 0.04 * random())
+FROM generate_series(1, :players) i;
+
+-- Matches: random permutations of all players cut into matches of 12
+-- (distinct players in each), seats 0-2 team 0, 3-5 team 1, ...; the four
+-- teams' places a random order of 1-4.
+CREATE TABLE matches (match_id int NOT NULL, period int NOT NULL, player_id int NOT NULL,
+                      team int NOT NULL, place int NOT NULL);
+WITH seats AS (
+  SELECT perm, player_id, row_number() OVER (PARTITION BY perm ORDER BY random()) - 1 AS pos
+  FROM generate_series(0, (:matches * 12) / (:players / 12 * 12)) perm
+  CROSS JOIN generate_series(1, :players) player_id
+), placed AS (
+  SELECT (perm * (:players / 12) + pos / 12)::int AS match_id, player_id, (pos % 12)::int / 3 AS team
+  FROM seats WHERE pos < :players / 12 * 12
+), places AS (
+  SELECT match_id, team, rank() OVER (PARTITION BY match_id ORDER BY random()) AS place
+  FROM (SELECT match_id, team FROM generate_series(0, :matches - 1) match_id,
+                                   generate_series(0, 3) team ORDER BY 1, 2) t
+)
+INSERT INTO matches
+SELECT match_id, 1, player_id, team, place
+FROM placed JOIN places USING (match_id, team)
+WHERE match_id < :matches;
+
+CREATE TABLE games (period int NOT NULL, player_id int NOT NULL,
+                    opponent_id int NOT NULL, score float8 NOT NULL);
+INSERT INTO games
+SELECT 1, p, CASE WHEN o >= p THEN o + 1 ELSE o END, floor(random() * 3) / 2
+FROM (SELECT 1 + floor(random() * :players)::int AS p,
+             1 + floor(random() * (:players - 1))::int AS o
+      FROM generate_series(1, :matches)) g;
+
+CALL glicko2_guard_games('games');
+CALL glicko2_guard_games('matches');
+VACUUM (FREEZE, ANALYZE) ratings, games, matches;
+SELECT count(DISTINCT match_id) AS matches, count(*) AS match_rows,
+       count(DISTINCT player_id) AS players_in_matches,
+       (SELECT count(*) FROM games) AS games
+FROM matches;
+
+CREATE TABLE timings (settings text, close text, run int, seconds float8);

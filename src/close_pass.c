@@ -1,0 +1,697 @@
+/*
+ * close_pass.c — glicko2_close_ratings: a period close's computation in one
+ * pass, the entry point any close can feed with its own games.
+ *
+ *   glicko2_close_ratings(ratings_query text, games_query text,
+ *                         tau float8, max_rd float8, what text,
+ *                         VARIADIC params text[])
+ *     RETURNS SETOF record  -- AS (player <key type>, rating glicko2_rating,
+ *                           --     games bigint, is_new boolean)
+ *
+ * ratings_query yields (player, rating glicko2_rating): the pre-period
+ * ratings, each player once, NULL rating = unrated.  games_query yields one
+ * row per game, either
+ *   (player, opponent, score)                 a game: both players are rated,
+ *                                             the opponent from 1 - score; or
+ *   (player, opponent_rating glicko2_rating, score)
+ *                                             one game side: only player is
+ *                                             rated (NULL rating = unrated
+ *                                             opponent), e.g. against a team's
+ *                                             composite;
+ * player and opponent of the ratings key's type, score any number in [0, 1]
+ * (float8, float4, numeric, int2/4/8).  An optional fourth float8 column is
+ * the player's advantage in the game (home, first move: points added to the
+ * player's rating inside E; the opponent's is its negation).  Both queries get params as text
+ * parameters $1, $2, ... (cast them in the query).  A caller builds the
+ * queries from regclass and %I-quoted names, never from values.
+ *
+ * The result has one row per player: every player of ratings_query and every
+ * new player of the games, with the new rating (the paper's update from the
+ * pre-period ratings for a player with games, Step 6 capped at max_rd for one
+ * without, NULL for an unrated player without games), the player's number of
+ * game sides, and whether the player was absent from ratings_query.  These
+ * are bit for bit the ratings of glicko2_period and glicko2_idle.  Every row
+ * of the games is checked before any result row exists: self-play, a NULL
+ * player or opponent, a NULL score, a score outside [0, 1] make one ERROR
+ * naming `what` and the first bad game (by its message, as min() would).
+ *
+ * How: the pre-period ratings are read once into a hash table keyed by
+ * player (the key type's own hash and equality, its collation), then the
+ * games are streamed once from a portal into a receiver that adds both sides
+ * of each game to per-player sums (GlickoSums: order-free, so the same bits
+ * as the aggregate).  Memory is one entry per player, whatever the number of
+ * games; its size is reported at DEBUG1.  Both queries run through SPI with
+ * the caller's privileges, so views, row-level security and permissions hold.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_type.h"
+#include "common/hashfn.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "tcop/pquery.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/float.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/tuplestore.h"
+#include "utils/typcache.h"
+#include "utils/varlena.h"
+
+#include "rating.h"
+
+/* One player: the key, the pre-period rating and the period's sums. */
+typedef struct PlayerEntry
+{
+	Datum		key;
+	uint32		hash;
+	uint32		seq;			/* 0, 1, 2, ... in the order first read */
+	char		status;			/* simplehash's */
+	bool		rated;			/* has a pre-period rating */
+	bool		is_new;			/* not in the ratings */
+	Glicko2Rating pre;			/* the unrated player's if !rated */
+	GlickoSums	sums;
+} PlayerEntry;
+
+typedef struct ClosePass ClosePass;
+
+static uint32 player_hash(ClosePass *pass, Datum key);
+static bool player_equal(ClosePass *pass, Datum a, Datum b);
+
+#define SH_PREFIX players
+#define SH_ELEMENT_TYPE PlayerEntry
+#define SH_KEY_TYPE Datum
+#define SH_KEY key
+#define SH_HASH_KEY(tb, k) player_hash((ClosePass *) (tb)->private_data, k)
+#define SH_EQUAL(tb, a, b) player_equal((ClosePass *) (tb)->private_data, a, b)
+#define SH_STORE_HASH
+#define SH_GET_HASH(tb, a) ((a)->hash)
+#define SH_SCOPE static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
+/* The kinds of bad game, in the order they are checked. */
+typedef enum BadGame
+{
+	GAME_OK = 0,
+	BAD_NULL_PLAYER,
+	BAD_SELF_PLAY,
+	BAD_NULL_SCORE,
+	BAD_SCORE,
+	BAD_ADVANTAGE
+} BadGame;
+
+static const char *const bad_game_why[] = {
+	NULL, "NULL player", "self-play", "NULL score", "score outside [0, 1]",
+	"advantage not a finite number"
+};
+
+struct ClosePass
+{
+	DestReceiver receiver;		/* first: the portal calls it with this */
+	MemoryContext context;		/* the hash table and kept keys */
+	MemoryContext row_context;	/* reset after every row */
+	players_hash *players;
+	uint32		n_players;
+
+	/* The key type. */
+	Oid			key_type;
+	Oid			key_collation;
+	bool		key_is_integer; /* int2/4/8: equal iff the Datums are */
+	int16		key_typlen;
+	bool		key_typbyval;
+	FmgrInfo	key_hash;
+	FmgrInfo	key_equal;
+
+	/* The games query. */
+	bool		sides;			/* (player, opponent_rating, score) rows */
+	bool		advantage;		/* a fourth column: the player's advantage */
+	Oid			score_type;
+	Oid			rating_type;	/* glicko2_rating */
+	int64		n_games;
+	int64		n_bad;
+	char	   *first_bad;		/* its message, in `context` */
+	BadGame		first_bad_kind;
+	TupleDesc	games_desc;
+
+	/* What is being read, for error context. */
+	const char *reading;
+	Datum		reading_key;
+	bool		reading_key_set;
+};
+
+static uint32
+player_hash(ClosePass *pass, Datum key)
+{
+	if (pass->key_is_integer)
+		return murmurhash32((uint32) DatumGetInt64(key)) ^
+			murmurhash32((uint32) (DatumGetInt64(key) >> 32));
+	return DatumGetUInt32(FunctionCall1Coll(&pass->key_hash, pass->key_collation, key));
+}
+
+static bool
+player_equal(ClosePass *pass, Datum a, Datum b)
+{
+	if (pass->key_is_integer)
+		return a == b;
+	return DatumGetBool(FunctionCall2Coll(&pass->key_equal, pass->key_collation, a, b));
+}
+
+static const Glicko2Rating unrated = {
+	GLICKO2_DEFAULT_RATING, GLICKO2_DEFAULT_RD, GLICKO2_DEFAULT_VOLATILITY
+};
+
+/* The entry of a player, added as a new player if it is not there yet. */
+static PlayerEntry *
+player_entry(ClosePass *pass, Datum key, bool *found)
+{
+	PlayerEntry *entry = players_insert(pass->players, key, found);
+
+	if (!*found)
+	{
+		MemoryContext old = MemoryContextSwitchTo(pass->context);
+
+		if (!pass->key_typbyval)
+		{
+			if (pass->key_typlen == -1)
+				key = PointerGetDatum(PG_DETOAST_DATUM_PACKED(key));
+			entry->key = datumCopy(key, false, pass->key_typlen);
+		}
+		MemoryContextSwitchTo(old);
+		if (pass->n_players == PG_UINT32_MAX)
+			ereport(ERROR,
+					errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					errmsg("a close can rate at most %u players", PG_UINT32_MAX));
+		entry->seq = pass->n_players++;
+		entry->rated = false;
+		entry->is_new = true;
+		entry->pre = unrated;
+		memset(&entry->sums, 0, sizeof(entry->sums));
+	}
+	return entry;
+}
+
+/* Error context: which player's row was being read. */
+static void
+close_pass_error_context(void *arg)
+{
+	ClosePass  *pass = (ClosePass *) arg;
+
+	if (pass->reading == NULL)
+		return;
+	if (pass->reading_key_set)
+	{
+		Oid			out;
+		bool		varlena;
+
+		getTypeOutputInfo(pass->key_type, &out, &varlena);
+		errcontext("%s, player %s", pass->reading,
+				   OidOutputFunctionCall(out, pass->reading_key));
+	}
+	else
+		errcontext("%s", pass->reading);
+}
+
+/* ERROR unless column n of desc has type `type`. */
+static void
+check_column(TupleDesc desc, int n, Oid type, const char *query, const char *column)
+{
+	if (desc->natts <= n || TupleDescAttr(desc, n)->attisdropped ||
+		TupleDescAttr(desc, n)->atttypid != type)
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("column %d of %s must be the %s, of type %s", n + 1, query, column,
+					   format_type_be(type)),
+				errdetail("It is %s.", desc->natts <= n ? "missing" :
+						  format_type_be(TupleDescAttr(desc, n)->atttypid)));
+}
+
+/* Open a query of the caller's as a portal, its parameters text. */
+static Portal
+open_query(const char *sql, ArrayType *params)
+{
+	Datum	   *values;
+	bool	   *isnull;
+	int			n;
+	Oid		   *types;
+	char	   *nulls;
+	int			i;
+
+	deconstruct_array(params, TEXTOID, -1, false, TYPALIGN_INT, &values, &isnull, &n);
+	types = palloc(sizeof(Oid) * Max(n, 1));
+	nulls = palloc(Max(n, 1));
+	for (i = 0; i < n; i++)
+	{
+		types[i] = TEXTOID;
+		nulls[i] = isnull[i] ? 'n' : ' ';
+	}
+	/* read_only: the statement's own snapshot, no new one per query. */
+	return SPI_cursor_open_with_args(NULL, sql, n, types, values, nulls, true, 0);
+}
+
+/* ---- the pre-period ratings ---- */
+
+static void
+receiver_startup(DestReceiver *self, int operation, TupleDesc desc)
+{
+}
+
+static void
+receiver_shutdown(DestReceiver *self)
+{
+}
+
+static void
+receiver_destroy(DestReceiver *self)
+{
+}
+
+static bool
+receive_rating(TupleTableSlot *slot, DestReceiver *self)
+{
+	ClosePass  *pass = (ClosePass *) self;
+	MemoryContext old = MemoryContextSwitchTo(pass->row_context);
+	PlayerEntry *entry;
+	Datum		key;
+	bool		found;
+
+	CHECK_FOR_INTERRUPTS();
+	slot_getsomeattrs(slot, 2);
+	if (slot->tts_isnull[0])
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("a player of the ratings is NULL"));
+	key = slot->tts_values[0];
+	pass->reading_key = key;
+	pass->reading_key_set = true;
+	entry = player_entry(pass, key, &found);
+	if (found)
+		ereport(ERROR,
+				errcode(ERRCODE_UNIQUE_VIOLATION),
+				errmsg("player appears twice in the ratings"));
+	entry->is_new = false;
+	if (!slot->tts_isnull[1])
+	{
+		datum_get_glicko2_fields(slot->tts_values[1], &entry->pre, "rating");
+		if (!glicko2_valid(&entry->pre))
+		{
+			Oid			out;
+			bool		varlena;
+
+			getTypeOutputInfo(pass->key_type, &out, &varlena);
+			check_glicko2(&entry->pre, psprintf("rating of player %s",
+												OidOutputFunctionCall(out, key)));
+		}
+		entry->rated = true;
+	}
+	pass->reading_key_set = false;
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(pass->row_context);
+	return true;
+}
+
+/* ---- the games ---- */
+
+static double
+score_float8(Oid type, Datum d)
+{
+	switch (type)
+	{
+		case FLOAT8OID:
+			return DatumGetFloat8(d);
+		case FLOAT4OID:
+			return (double) DatumGetFloat4(d);
+		case INT2OID:
+			return (double) DatumGetInt16(d);
+		case INT4OID:
+			return (double) DatumGetInt32(d);
+		case INT8OID:
+			return (double) DatumGetInt64(d);
+		case NUMERICOID:
+			return DatumGetFloat8(DirectFunctionCall1(numeric_float8, d));
+	}
+	elog(ERROR, "unexpected score type %u", type);
+	return 0.0;					/* keep the compiler quiet */
+}
+
+static char *
+value_text(TupleTableSlot *slot, int n)
+{
+	Oid			out;
+	bool		varlena;
+
+	if (slot->tts_isnull[n])
+		return "NULL";
+	getTypeOutputInfo(TupleDescAttr(slot->tts_tupleDescriptor, n)->atttypid, &out, &varlena);
+	return OidOutputFunctionCall(out, slot->tts_values[n]);
+}
+
+/* Count a bad game; keep the least message, as min(text) would. */
+static void
+note_bad_game(ClosePass *pass, TupleTableSlot *slot, BadGame kind)
+{
+	char	   *message = psprintf("%s: player %s, opponent %s, score %s",
+								   bad_game_why[kind], value_text(slot, 0),
+								   value_text(slot, 1),
+								   value_text(slot, 2));
+
+	pass->n_bad++;
+	if (pass->first_bad == NULL ||
+		varstr_cmp(message, strlen(message), pass->first_bad, strlen(pass->first_bad),
+				   DEFAULT_COLLATION_OID) < 0)
+	{
+		if (pass->first_bad)
+			pfree(pass->first_bad);
+		pass->first_bad = MemoryContextStrdup(pass->context, message);
+		pass->first_bad_kind = kind;
+	}
+}
+
+static bool
+receive_game(TupleTableSlot *slot, DestReceiver *self)
+{
+	ClosePass  *pass = (ClosePass *) self;
+	MemoryContext old = MemoryContextSwitchTo(pass->row_context);
+	BadGame		bad = GAME_OK;
+	double		score = 0.0;
+	double		advantage = 0.0;
+
+	CHECK_FOR_INTERRUPTS();
+	slot_getsomeattrs(slot, pass->advantage ? 4 : 3);
+	pass->n_games++;
+
+	if (slot->tts_isnull[0] || (!pass->sides && slot->tts_isnull[1]))
+		bad = BAD_NULL_PLAYER;
+	else if (!pass->sides && player_equal(pass, slot->tts_values[0], slot->tts_values[1]))
+		bad = BAD_SELF_PLAY;
+	else if (slot->tts_isnull[2])
+		bad = BAD_NULL_SCORE;
+	else
+	{
+		score = score_float8(pass->score_type, slot->tts_values[2]);
+		if (!glicko_valid_score(score))
+			bad = BAD_SCORE;
+		else if (pass->advantage)
+		{
+			advantage = slot->tts_isnull[3] ? NAN : DatumGetFloat8(slot->tts_values[3]);
+			if (!isfinite(advantage))
+				bad = BAD_ADVANTAGE;
+		}
+	}
+
+	if (bad != GAME_OK)
+		note_bad_game(pass, slot, bad);
+	else if (pass->n_bad == 0)
+	{
+		bool		found;
+		PlayerEntry *player;
+		PlayerEntry *opponent;
+		Glicko2Rating opp;
+		GlickoGame	terms;
+
+		if (pass->sides)
+		{
+			if (slot->tts_isnull[1])
+				opp = unrated;
+			else
+				datum_get_glicko2(slot->tts_values[1], &opp, "opponent");
+			player = player_entry(pass, slot->tts_values[0], &found);
+		}
+		else
+		{
+			/*
+			 * Adding a new player may move other entries: the opponent is
+			 * looked up again if the player was new.
+			 */
+			opponent = player_entry(pass, slot->tts_values[1], &found);
+			opp = opponent->pre;
+			player = player_entry(pass, slot->tts_values[0], &found);
+			if (!found)
+				opponent = players_lookup(pass->players, slot->tts_values[1]);
+			if (pass->advantage)
+				terms = glicko2_game_advantage(opponent->pre.rating, -advantage,
+											   player->pre.rating, player->pre.rd,
+											   1.0 - score);
+			else
+				terms = glicko2_game(opponent->pre.rating, player->pre.rating,
+									 player->pre.rd, 1.0 - score);
+			glicko_add_terms(&opponent->sums, &terms);
+		}
+		if (pass->advantage)
+			terms = glicko2_game_advantage(player->pre.rating, advantage, opp.rating,
+										   opp.rd, score);
+		else
+			terms = glicko2_game(player->pre.rating, opp.rating, opp.rd, score);
+		glicko_add_terms(&player->sums, &terms);
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(pass->row_context);
+	return true;
+}
+
+/* Run a portal to its end into the pass's receiver. */
+static void
+run_portal(ClosePass *pass, Portal portal,
+		   bool (*receive) (TupleTableSlot *, DestReceiver *))
+{
+	pass->receiver.receiveSlot = receive;
+	pass->receiver.rStartup = receiver_startup;
+	pass->receiver.rShutdown = receiver_shutdown;
+	pass->receiver.rDestroy = receiver_destroy;
+	pass->receiver.mydest = DestNone;
+	PortalRunFetch(portal, FETCH_FORWARD, FETCH_ALL, &pass->receiver);
+	SPI_cursor_close(portal);
+}
+
+static void
+report_bad_games(ClosePass *pass, const char *what)
+{
+	int			code;
+
+	switch (pass->first_bad_kind)
+	{
+		case BAD_SELF_PLAY:
+			code = ERRCODE_INVALID_PARAMETER_VALUE;
+			break;
+		case BAD_SCORE:
+		case BAD_ADVANTAGE:
+			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+			break;
+		default:
+			code = ERRCODE_NULL_VALUE_NOT_ALLOWED;
+			break;
+	}
+	ereport(ERROR,
+			errcode(code),
+			errmsg("bad game in %s: %s", what, pass->first_bad),
+			pass->advantage ?
+			errdetail("%lld of the period's %lld games are refused (self-play, a NULL player, a NULL score, a score outside [0, 1] or an advantage not a finite number); nothing was changed.",
+					  (long long) pass->n_bad, (long long) pass->n_games) :
+			errdetail("%lld of the period's %lld games are refused (self-play, a NULL player, a NULL score or a score outside [0, 1]); nothing was changed.",
+					  (long long) pass->n_bad, (long long) pass->n_games));
+}
+
+/* ---- the SQL-callable function ---- */
+
+PG_FUNCTION_INFO_V1(glicko2_close_ratings);
+Datum
+glicko2_close_ratings(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ClosePass  *pass;
+	char	   *ratings_sql;
+	char	   *games_sql;
+	double		tau;
+	double		max_rd;
+	char	   *what;
+	ArrayType  *params;
+	TupleDesc	out_desc;
+	TupleDesc	rating_desc;
+	Tuplestorestate *store;
+	MemoryContext caller = CurrentMemoryContext;
+	MemoryContext old;
+	ErrorContextCallback errcallback;
+	Portal		portal;
+	TypeCacheEntry *typcache;
+	players_iterator iter;
+	PlayerEntry *entry;
+	PlayerEntry **order;
+
+	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
+		!(rsinfo->allowedModes & SFRM_Materialize))
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("glicko2_close_ratings must be called in FROM"));
+	for (int i = 0; i < 3; i++)
+		if (PG_ARGISNULL(i))
+			ereport(ERROR,
+					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					errmsg("the ratings query, the games query and tau must not be NULL"));
+	ratings_sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	games_sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	tau = PG_GETARG_FLOAT8(2);
+	check_positive(tau, "tau");
+	max_rd = PG_ARGISNULL(3) ? INFINITY : PG_GETARG_FLOAT8(3);
+	if (!PG_ARGISNULL(3))
+		check_positive(max_rd, "max_rd");
+	what = PG_ARGISNULL(4) ? "the games" : text_to_cstring(PG_GETARG_TEXT_PP(4));
+	params = PG_ARGISNULL(5) ? construct_empty_array(TEXTOID) : PG_GETARG_ARRAYTYPE_P(5);
+	if (ARR_NDIM(params) > 1)
+		ereport(ERROR,
+				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				errmsg("params must be a one-dimensional array"));
+
+	/* The result: (player, rating, games, is_new). */
+	if (get_call_result_type(fcinfo, NULL, &out_desc) != TYPEFUNC_COMPOSITE ||
+		out_desc->natts != 4)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("glicko2_close_ratings needs a column definition list of 4 columns"),
+				errhint("... AS c(player <key type>, rating glicko2_rating, games bigint, is_new boolean)"));
+	rating_desc = lookup_rowtype_tupdesc_copy(TupleDescAttr(out_desc, 1)->atttypid, -1);
+	if (rating_desc->natts != 3 ||
+		TupleDescAttr(rating_desc, 0)->atttypid != FLOAT8OID ||
+		TupleDescAttr(rating_desc, 1)->atttypid != FLOAT8OID ||
+		TupleDescAttr(rating_desc, 2)->atttypid != FLOAT8OID)
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("column 2 of the result must be a glicko2_rating"));
+	rating_desc = BlessTupleDesc(rating_desc);
+	check_column(out_desc, 2, INT8OID, "the result", "number of games");
+	check_column(out_desc, 3, BOOLOID, "the result", "flag of new players");
+
+	pass = palloc0(sizeof(ClosePass));
+	pass->rating_type = TupleDescAttr(out_desc, 1)->atttypid;
+	pass->context = AllocSetContextCreate(caller, "glicko2_close_ratings",
+										  ALLOCSET_DEFAULT_SIZES);
+	pass->row_context = AllocSetContextCreate(caller, "glicko2_close_ratings row",
+											  ALLOCSET_DEFAULT_SIZES);
+	errcallback.callback = close_pass_error_context;
+	errcallback.arg = pass;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+
+	/* The pre-period ratings. */
+	pass->reading = "reading the ratings";
+	portal = open_query(ratings_sql, params);
+	pass->key_type = TupleDescAttr(portal->tupDesc, 0)->atttypid;
+	pass->key_collation = TupleDescAttr(portal->tupDesc, 0)->attcollation;
+	check_column(out_desc, 0, pass->key_type, "the result", "player");
+	check_column(portal->tupDesc, 1, pass->rating_type, "the ratings query", "rating");
+	get_typlenbyval(pass->key_type, &pass->key_typlen, &pass->key_typbyval);
+	pass->key_is_integer = pass->key_type == INT2OID || pass->key_type == INT4OID ||
+		pass->key_type == INT8OID;
+	typcache = lookup_type_cache(pass->key_type,
+								 TYPECACHE_HASH_PROC_FINFO | TYPECACHE_EQ_OPR_FINFO);
+	if (!OidIsValid(typcache->hash_proc_finfo.fn_oid) ||
+		!OidIsValid(typcache->eq_opr_finfo.fn_oid))
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_FUNCTION),
+				errmsg("player type %s has no hash function or equality operator",
+					   format_type_be(pass->key_type)),
+				errdetail("glicko2_close_ratings keeps the players in a hash table."));
+	fmgr_info_copy(&pass->key_hash, &typcache->hash_proc_finfo, pass->context);
+	fmgr_info_copy(&pass->key_equal, &typcache->eq_opr_finfo, pass->context);
+	pass->players = players_create(pass->context, 1024, pass);
+	run_portal(pass, portal, receive_rating);
+
+	/* The games. */
+	pass->reading = "reading the games";
+	portal = open_query(games_sql, params);
+	check_column(portal->tupDesc, 0, pass->key_type, "the games query", "player");
+	pass->sides = portal->tupDesc->natts > 1 &&
+		TupleDescAttr(portal->tupDesc, 1)->atttypid == pass->rating_type;
+	if (!pass->sides)
+		check_column(portal->tupDesc, 1, pass->key_type, "the games query",
+					 "opponent (or the opponent's glicko2_rating)");
+	if (portal->tupDesc->natts != 3 && portal->tupDesc->natts != 4)
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("the games query must yield 3 columns (player, opponent, score) or 4 (and the player's advantage), not %d",
+					   portal->tupDesc->natts));
+	pass->advantage = portal->tupDesc->natts == 4;
+	if (pass->advantage)
+		check_column(portal->tupDesc, 3, FLOAT8OID, "the games query", "advantage");
+	pass->score_type = TupleDescAttr(portal->tupDesc, 2)->atttypid;
+	if (pass->score_type != FLOAT8OID && pass->score_type != FLOAT4OID &&
+		pass->score_type != NUMERICOID && pass->score_type != INT2OID &&
+		pass->score_type != INT4OID && pass->score_type != INT8OID)
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("column 3 of the games query must be a number, not %s",
+					   format_type_be(pass->score_type)));
+	run_portal(pass, portal, receive_game);
+	pass->reading = NULL;
+	if (pass->n_bad > 0)
+		report_bad_games(pass, what);
+
+	SPI_finish();
+
+	/* Every player's new rating. */
+	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
+	store = tuplestore_begin_heap(rsinfo->allowedModes & SFRM_Materialize_Random,
+								  false, work_mem);
+	rsinfo->returnMode = SFRM_Materialize;
+	rsinfo->setResult = store;
+	rsinfo->setDesc = CreateTupleDescCopy(out_desc);
+	MemoryContextSwitchTo(pass->row_context);
+
+	/* In the order first read (the ratings' order, then new players): the
+	 * update then visits the table in its own order. */
+	order = MemoryContextAllocHuge(pass->context, sizeof(PlayerEntry *) * Max(pass->n_players, 1));
+	players_start_iterate(pass->players, &iter);
+	while ((entry = players_iterate(pass->players, &iter)) != NULL)
+		order[entry->seq] = entry;
+
+	for (uint32 i = 0; i < pass->n_players; i++)
+	{
+		Datum		values[4];
+		bool		nulls[4] = {false, false, false, false};
+		Glicko2Rating result;
+		GlickoStatus status;
+
+		CHECK_FOR_INTERRUPTS();
+		entry = order[i];
+		values[0] = entry->key;
+		values[2] = Int64GetDatum(entry->sums.games);
+		values[3] = BoolGetDatum(entry->is_new);
+		if (entry->rated || entry->sums.games > 0)
+		{
+			Datum		fields[3];
+			bool		field_nulls[3] = {false, false, false};
+
+			status = glicko2_close_player(&entry->pre, &entry->sums, tau, max_rd, &result);
+			if (status != GLICKO_OK)
+				report_glicko_status(status, psprintf("glicko2 update of player %s",
+													  glicko2_to_cstring(&entry->pre)));
+			fields[0] = Float8GetDatum(result.rating);
+			fields[1] = Float8GetDatum(result.rd);
+			fields[2] = Float8GetDatum(result.volatility);
+			values[1] = HeapTupleGetDatum(heap_form_tuple(rating_desc, fields, field_nulls));
+		}
+		else
+			nulls[1] = true;	/* unrated and idle: stays unrated */
+		tuplestore_putvalues(store, out_desc, values, nulls);
+		MemoryContextReset(pass->row_context);
+	}
+	MemoryContextSwitchTo(old);
+
+	ereport(DEBUG1,
+			errmsg("glicko2_close_ratings: %lld players, %lld games, %zu bytes for the players",
+				   (long long) pass->n_players, (long long) pass->n_games,
+				   (size_t) MemoryContextMemAllocated(pass->context, true)));
+	error_context_stack = errcallback.previous;
+	MemoryContextDelete(pass->context);
+	MemoryContextDelete(pass->row_context);
+	return (Datum) 0;
+}

@@ -1,0 +1,566 @@
+/*
+ * guard.c — glicko2_refuse_closed_games, the guard trigger of a games table:
+ * refuses a game written to, changed in or deleted from a period that a
+ * close has closed (BEFORE ... FOR EACH ROW), and a TRUNCATE of a table that
+ * holds such games (BEFORE TRUNCATE ... FOR EACH STATEMENT).
+ *
+ * Which closes a trigger guards is its scope (guard_scope, which SQL calls
+ * as glicko2_guard_scope: the close checks the guards with the same
+ * function, in glicko2_guard_gaps).  The trigger reads the closes in that
+ * scope once per statement, keeps the latest closed period per trigger and
+ * compares each row's period with it, so a written row costs one comparison.
+ *
+ * The answer is kept until the command counter moves or the transaction
+ * ends.  That is safe because the executor holds ROW EXCLUSIVE on the table
+ * (and TRUNCATE ACCESS EXCLUSIVE) before the first row reaches the trigger,
+ * and keeps it to the end of the transaction, while a close takes SHARE on
+ * every table it reads: another session's close of this table cannot commit
+ * until this transaction ends, and a close in this transaction writes, which
+ * moves the command counter.
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/indexing.h"
+#include "catalog/namespace.h"
+#include "catalog/partition.h"
+#include "catalog/pg_depend.h"
+#include "catalog/pg_rewrite.h"
+#include "catalog/pg_trigger.h"
+#include "catalog/pg_type.h"
+#include "commands/trigger.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "nodes/makefuncs.h"
+#include "nodes/parsenodes.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/hsearch.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/typcache.h"
+#include "utils/varlena.h"
+
+#include "compat.h"
+
+/* The table a rule (of a view) belongs to. */
+static Oid
+rule_relation(Oid rule)
+{
+	Relation	rewrite = table_open(RewriteRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	Oid			relid = InvalidOid;
+
+	ScanKeyInit(&key, Anum_pg_rewrite_oid, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(rule));
+	scan = systable_beginscan(rewrite, RewriteOidIndexId, true, NULL, 1, &key);
+	if (HeapTupleIsValid(tuple = systable_getnext(scan)))
+		relid = ((Form_pg_rewrite) GETSTRUCT(tuple))->ev_class;
+	systable_endscan(scan);
+	table_close(rewrite, AccessShareLock);
+	return relid;
+}
+
+/* Appends to views the views (and materialized views) whose rules read relid. */
+static List *
+add_readers(List *views, Oid relid)
+{
+	Relation	depend = table_open(DependRelationId, AccessShareLock);
+	ScanKeyData keys[2];
+	SysScanDesc scan;
+	HeapTuple	tuple;
+
+	ScanKeyInit(&keys[0], Anum_pg_depend_refclassid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(RelationRelationId));
+	ScanKeyInit(&keys[1], Anum_pg_depend_refobjid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(relid));
+	scan = systable_beginscan(depend, DependReferenceIndexId, true, NULL, 2, keys);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Form_pg_depend d = (Form_pg_depend) GETSTRUCT(tuple);
+		Oid			view;
+
+		if (d->classid != RewriteRelationId)
+			continue;
+		view = rule_relation(d->objid);
+		if (OidIsValid(view) && view != relid && !list_member_oid(views, view))
+			views = lappend_oid(views, view);
+	}
+	systable_endscan(scan);
+	table_close(depend, AccessShareLock);
+	return views;
+}
+
+/*
+ * What a guard trigger on relid with these arguments covers: the ratings
+ * tables its arguments name (unqualified: in relid's schema), or else every
+ * close read from relid, from a partitioned table above it (at any level)
+ * or from a view reading any of these (views over views too); and the
+ * period column ('period_column=name', default period).
+ */
+static void
+guard_scope(Oid relid, const char *tgname, int nargs, char **args,
+			List **named, List **games, char **period_column)
+{
+	char	   *schema = get_namespace_name(get_rel_namespace(relid));
+	int			i;
+
+	*named = NIL;
+	*games = NIL;
+	*period_column = pstrdup("period");
+	for (i = 0; i < nargs; i++)
+	{
+		List	   *names;
+		Oid			ratings;
+
+		if (strncmp(args[i], "period_column=", strlen("period_column=")) == 0)
+		{
+			*period_column = pstrdup(args[i] + strlen("period_column="));
+			continue;
+		}
+		names = textToQualifiedNameList(cstring_to_text(args[i]));
+		if (list_length(names) == 1)
+			names = lcons(makeString(schema), names);
+		ratings = RangeVarGetRelid(makeRangeVarFromNameList(names), NoLock, true);
+		if (!OidIsValid(ratings))
+			ereport(ERROR,
+					errcode(ERRCODE_UNDEFINED_TABLE),
+					errmsg("ratings table %s named by trigger %s on %s does not exist",
+						   args[i], tgname, quote_qualified_identifier(schema, get_rel_name(relid))));
+		*named = lappend_oid(*named, ratings);
+	}
+	if (*named != NIL)
+		return;
+	*games = lcons_oid(relid, get_partition_ancestors(relid));
+	/* (the list grows as views are found; each relation is added once) */
+	for (i = 0; i < list_length(*games); i++)
+		*games = add_readers(*games, list_nth_oid(*games, i));
+}
+
+static Datum
+regclass_array(List *oids)
+{
+	Datum	   *elems = palloc(sizeof(Datum) * (list_length(oids) + 1));
+	ListCell   *lc;
+	int			n = 0;
+
+	foreach(lc, oids)
+		elems[n++] = ObjectIdGetDatum(lfirst_oid(lc));
+	return PointerGetDatum(construct_array(elems, n, REGCLASSOID, sizeof(Oid), true, TYPALIGN_INT));
+}
+
+/* glicko2_guard_scope(guard oid): guard_scope of the trigger with that OID. */
+PG_FUNCTION_INFO_V1(glicko2_guard_scope);
+Datum
+glicko2_guard_scope(PG_FUNCTION_ARGS)
+{
+	Oid			guard = PG_GETARG_OID(0);
+	Relation	triggers;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	Oid			relid;
+	char	   *tgname;
+	int			nargs;
+	char	  **args;
+	List	   *named;
+	List	   *games;
+	char	   *period_column;
+	TupleDesc	desc;
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "glicko2_guard_scope must return a record");
+	triggers = table_open(TriggerRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_trigger_oid, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(guard));
+	scan = systable_beginscan(triggers, TriggerOidIndexId, true, NULL, 1, &key);
+	tuple = systable_getnext(scan);
+	if (!HeapTupleIsValid(tuple))
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_OBJECT),
+				errmsg("trigger with OID %u does not exist", guard));
+	relid = ((Form_pg_trigger) GETSTRUCT(tuple))->tgrelid;
+	tgname = pstrdup(NameStr(((Form_pg_trigger) GETSTRUCT(tuple))->tgname));
+	nargs = ((Form_pg_trigger) GETSTRUCT(tuple))->tgnargs;
+	args = palloc(sizeof(char *) * (nargs + 1));
+	if (nargs > 0)
+	{
+		bool		isnull;
+		bytea	   *raw = DatumGetByteaPP(heap_getattr(tuple, Anum_pg_trigger_tgargs,
+													   RelationGetDescr(triggers), &isnull));
+		char	   *p = VARDATA_ANY(raw);
+		int			i;
+
+		/* (NUL-separated, as RelationBuildTriggers reads them) */
+		for (i = 0; i < nargs; i++)
+		{
+			args[i] = pstrdup(p);
+			p += strlen(p) + 1;
+		}
+	}
+	systable_endscan(scan);
+	table_close(triggers, AccessShareLock);
+
+	guard_scope(relid, tgname, nargs, args, &named, &games, &period_column);
+	values[0] = regclass_array(named);
+	values[1] = regclass_array(games);
+	values[2] = DirectFunctionCall1(namein, CStringGetDatum(period_column));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}
+
+/* What one trigger (a partition's clone is a trigger of its own) guards. */
+typedef struct GuardState
+{
+	Oid			tgoid;			/* hash key */
+	bool		valid;
+	CommandId	cid;			/* the command counter when it was read */
+	bool		closed;			/* some covered ratings table has closed a period */
+	AttrNumber	attnum;			/* the period column of the trigger's table */
+	Oid			typid;
+	Oid			collation;
+	int16		typlen;
+	bool		typbyval;
+	FmgrInfo   *cmp;			/* the type's btree comparison (type cache) */
+	Datum		last;			/* the latest period closed, in the column's type */
+	char	   *last_text;
+	char	   *ratings;		/* the ratings table that closed it */
+} GuardState;
+
+static MemoryContext guard_cxt = NULL;
+static HTAB *guard_states = NULL;
+
+/* Every transaction reads the closes afresh. */
+static void
+guard_xact_callback(XactEvent event, void *arg)
+{
+	if (guard_cxt != NULL)
+		MemoryContextReset(guard_cxt);
+	guard_states = NULL;
+}
+
+static HTAB *
+guard_hash(void)
+{
+	HASHCTL		ctl;
+
+	if (guard_states != NULL)
+		return guard_states;
+	if (guard_cxt == NULL)
+	{
+		guard_cxt = AllocSetContextCreate(TopMemoryContext, "glicko2 guard",
+										  ALLOCSET_SMALL_SIZES);
+		RegisterXactCallback(guard_xact_callback, NULL);
+	}
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(Oid);
+	ctl.entrysize = sizeof(GuardState);
+	ctl.hcxt = guard_cxt;
+	guard_states = hash_create("glicko2 guard states", 16, &ctl,
+							   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	return guard_states;
+}
+
+static char *
+relation_name(Relation rel)
+{
+	return quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
+									  RelationGetRelationName(rel));
+}
+
+/* The period column of the trigger's table, by the name the guard uses. */
+static void
+read_period_column(GuardState *s, Relation rel, const char *column)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	TypeCacheEntry *tc;
+	int			i;
+
+	s->attnum = InvalidAttrNumber;
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute a = TupleDescAttr(desc, i);
+
+		if (!a->attisdropped && strcmp(NameStr(a->attname), column) == 0)
+		{
+			s->attnum = a->attnum;
+			s->typid = a->atttypid;
+			break;
+		}
+	}
+	if (s->attnum == InvalidAttrNumber)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_COLUMN),
+				errmsg("column \"%s\" of relation %s does not exist", column, relation_name(rel)),
+				errhint("Name the period column in the guard's arguments: 'period_column=name'."));
+	tc = lookup_type_cache(s->typid, TYPECACHE_CMP_PROC_FINFO | TYPECACHE_LT_OPR);
+	if (!OidIsValid(tc->cmp_proc_finfo.fn_oid) || !OidIsValid(tc->lt_opr))
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_FUNCTION),
+				errmsg("period column \"%s\" of %s has type %s, which has no ordering",
+					   column, relation_name(rel), format_type_be(s->typid)));
+	s->cmp = &tc->cmp_proc_finfo;
+	s->collation = tc->typcollation;
+	s->typlen = tc->typlen;
+	s->typbyval = tc->typbyval;
+}
+
+static int
+compare_periods(GuardState *s, Datum a, Datum b)
+{
+	return DatumGetInt32(FunctionCall2Coll(s->cmp, s->collation, a, b));
+}
+
+static char *
+qualified_name(Oid relid)
+{
+	return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)), get_rel_name(relid));
+}
+
+/*
+ * The query of the closes a scope covers, latest first for each ratings
+ * table: prepared once per backend (per extension schema: the guard
+ * function's); schema-qualified and with no operator found by name, as it
+ * runs under the writer's search_path.
+ */
+static SPIPlanPtr
+closes_plan(Oid fn_oid)
+{
+	static SPIPlanPtr plan = NULL;
+	static Oid	plan_fn = InvalidOid;
+	Oid			argtypes[2] = {REGCLASSARRAYOID, REGCLASSARRAYOID};
+	char	   *query;
+
+	if (plan != NULL && plan_fn == fn_oid)
+		return plan;
+	if (plan != NULL)
+		SPI_freeplan(plan);
+	plan = NULL;
+	query = psprintf("SELECT c.ratings, c.period FROM %s.glicko2_closes c"
+					 " WHERE c.ratings OPERATOR(pg_catalog.=) ANY ($1)"
+					 " OR c.games_table OPERATOR(pg_catalog.=) ANY ($2)"
+					 " ORDER BY c.ratings, c.close_number DESC",
+					 quote_identifier(get_namespace_name(get_func_namespace(fn_oid))));
+	/* (a generic plan: planning per statement would cost more than the query) */
+	plan = SPI_prepare_cursor(query, 2, argtypes, CURSOR_OPT_GENERIC_PLAN);
+	if (plan == NULL || SPI_keepplan(plan) != 0)
+		elog(ERROR, "SPI_prepare failed: %s", query);
+	plan_fn = fn_oid;
+	return plan;
+}
+
+/*
+ * Reads what the trigger guards: the last period closed of each ratings
+ * table it covers, keeping the latest (in the period column's type).  The
+ * query sees every close committed before now (a writer that waited for a
+ * close's lock sees that close, whatever its isolation level), and being
+ * read-only it leaves the command counter alone.
+ */
+static void
+read_closes(GuardState *s, TriggerData *td, Oid fn_oid)
+{
+	Relation	rel = td->tg_relation;
+	Trigger    *trigger = td->tg_trigger;
+	List	   *named;
+	List	   *games;
+	char	   *period_column;
+	Datum		values[2];
+	Oid			previous = InvalidOid;
+	uint64		i;
+	int			ret;
+
+	if (s->valid && s->closed)
+	{
+		pfree(s->last_text);
+		pfree(s->ratings);
+		if (!s->typbyval)
+			pfree(DatumGetPointer(s->last));
+	}
+	s->valid = false;
+	s->closed = false;
+
+	guard_scope(RelationGetRelid(rel), trigger->tgname, trigger->tgnargs, trigger->tgargs,
+				&named, &games, &period_column);
+	values[0] = regclass_array(named);
+	values[1] = regclass_array(games);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	/* (the latest snapshot, also under REPEATABLE READ: a close committed after the writer's snapshot still counts) */
+	PushActiveSnapshot(GetLatestSnapshot());
+	ret = SPI_execute_plan(closes_plan(fn_oid), values, NULL, true, 0);
+	PopActiveSnapshot();
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute_plan failed");
+	if (SPI_processed > 0)
+		read_period_column(s, rel, period_column);
+	for (i = 0; i < SPI_processed; i++)
+	{
+		bool		isnull;
+		Oid			ratings = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
+		char	   *period;
+		Oid			input;
+		Oid			ioparam;
+		Datum		value;
+		MemoryContext old;
+
+		if (ratings == previous)	/* (not the last close of this ratings table) */
+			continue;
+		previous = ratings;
+		period = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2);
+		getTypeInputInfo(s->typid, &input, &ioparam);
+		old = MemoryContextSwitchTo(guard_cxt);
+		value = OidInputFunctionCall(input, period, ioparam, -1);
+		if (!s->closed || compare_periods(s, value, s->last) > 0)
+		{
+			if (s->closed)
+			{
+				pfree(s->last_text);
+				pfree(s->ratings);
+				if (!s->typbyval)
+					pfree(DatumGetPointer(s->last));
+			}
+			s->last = value;
+			s->last_text = pstrdup(period);
+			s->ratings = qualified_name(ratings);
+			s->closed = true;
+		}
+		else if (!s->typbyval)
+			pfree(DatumGetPointer(value));
+		MemoryContextSwitchTo(old);
+	}
+	SPI_finish();
+	s->cid = GetCurrentCommandId(false);
+	s->valid = true;
+}
+
+static GuardState *
+guard_state(TriggerData *td, Oid fn_oid)
+{
+	bool		found;
+	GuardState *s = hash_search(guard_hash(), &td->tg_trigger->tgoid, HASH_ENTER, &found);
+
+	if (!found)
+		s->valid = false;
+	if (!s->valid || s->cid != GetCurrentCommandId(false))
+		read_closes(s, td, fn_oid);
+	return s;
+}
+
+/* Refuses the row if its period is at or before the latest closed one. */
+static void
+check_row(GuardState *s, TriggerData *td, HeapTuple tuple, const char *op)
+{
+	bool		isnull;
+	Datum		period;
+	Oid			output;
+	bool		isvarlena;
+
+	if (!s->closed)
+		return;
+	period = heap_getattr(tuple, s->attnum, RelationGetDescr(td->tg_relation), &isnull);
+	if (isnull || compare_periods(s, period, s->last) > 0)
+		return;
+	getTypeOutputInfo(s->typid, &output, &isvarlena);
+	ereport(ERROR,
+			errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			errmsg("%s of a game in period %s on %s refused: %s has closed period %s",
+				   op, OidOutputFunctionCall(output, period), relation_name(td->tg_relation),
+				   s->ratings, s->last_text),
+			errdetail("Periods up to %s of %s are closed; a game written there would never be rated.",
+					  s->last_text, s->ratings),
+			errhint("Write the game to a period that is still open."));
+}
+
+/* TRUNCATE is refused if the table (with its partitions) holds a closed period's game. */
+static void
+check_truncate(GuardState *s, TriggerData *td)
+{
+	Relation	rel = td->tg_relation;
+	TupleDesc	desc = RelationGetDescr(rel);
+	Datum		first = (Datum) 0;
+	bool		isnull = true;
+	Oid			output;
+	bool		isvarlena;
+	const char *column;
+	char	   *query;
+	char	   *found = NULL;
+	MemoryContext caller = CurrentMemoryContext;
+
+	if (!s->closed)
+		return;
+	/* The earliest period it holds (an index on the period column serves it). */
+	column = quote_identifier(NameStr(TupleDescAttr(desc, s->attnum - 1)->attname));
+	/* ORDER BY uses the type's default btree ordering, not an operator found by name. */
+	query = psprintf("SELECT g.%s FROM %s g WHERE g.%s IS NOT NULL ORDER BY g.%s LIMIT 1",
+					 column, relation_name(rel), column, column);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute(query, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute failed: %s", query);
+	if (SPI_processed > 0)
+		first = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (!isnull && compare_periods(s, first, s->last) <= 0)
+	{
+		getTypeOutputInfo(s->typid, &output, &isvarlena);
+		found = MemoryContextStrdup(caller, OidOutputFunctionCall(output, first));
+	}
+	SPI_finish();
+	if (found != NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				errmsg("truncate of %s refused: it holds games of period %s, and %s has closed period %s",
+					   relation_name(rel), found, s->ratings, s->last_text),
+				errdetail("Periods up to %s of %s are closed; their games must stay as they were rated.",
+						  s->last_text, s->ratings),
+				errhint("Delete the games of open periods instead."));
+}
+
+/* glicko2_refuse_closed_games(): the guard trigger (arguments: see glicko2_guard_scope). */
+PG_FUNCTION_INFO_V1(glicko2_refuse_closed_games);
+Datum
+glicko2_refuse_closed_games(PG_FUNCTION_ARGS)
+{
+	TriggerData *td = (TriggerData *) fcinfo->context;
+	TriggerEvent ev;
+	GuardState *s;
+
+	if (!CALLED_AS_TRIGGER(fcinfo))
+		ereport(ERROR,
+				errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				errmsg("glicko2_refuse_closed_games must be called as a trigger"));
+	ev = td->tg_event;
+	if (!TRIGGER_FIRED_BEFORE(ev) ||
+		(TRIGGER_FIRED_FOR_STATEMENT(ev) && !TRIGGER_FIRED_BY_TRUNCATE(ev)))
+		ereport(ERROR,
+				errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				errmsg("glicko2_refuse_closed_games must be a BEFORE ... FOR EACH ROW trigger, or BEFORE TRUNCATE ... FOR EACH STATEMENT"));
+
+	s = guard_state(td, fcinfo->flinfo->fn_oid);
+	if (TRIGGER_FIRED_BY_TRUNCATE(ev))
+	{
+		check_truncate(s, td);
+		return PointerGetDatum(NULL);
+	}
+	if (TRIGGER_FIRED_BY_INSERT(ev))
+	{
+		check_row(s, td, td->tg_trigtuple, "insert");
+		return PointerGetDatum(td->tg_trigtuple);
+	}
+	if (TRIGGER_FIRED_BY_DELETE(ev))
+	{
+		check_row(s, td, td->tg_trigtuple, "delete");
+		return PointerGetDatum(td->tg_trigtuple);
+	}
+	check_row(s, td, td->tg_trigtuple, "update");
+	check_row(s, td, td->tg_newtuple, "update");
+	return PointerGetDatum(td->tg_newtuple);
+}

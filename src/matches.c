@@ -1,0 +1,370 @@
+/*
+ * matches.c — glicko2_match_sides: the one-on-one game sides a team or
+ * free-for-all match becomes.  glicko2_close_matches rates a period from
+ * exactly these rows, and analysts can feed them to glicko2_period or
+ * glicko2_explain in a GROUP BY of their own.
+ *
+ * A close calls it once per match (hundreds of thousands of times), so what
+ * does not depend on the match is looked up once per call site (fn_extra),
+ * the rows go straight into a tuplestore (materialize mode), and keys are
+ * turned into text only for an error message.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_collation.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/tuplestore.h"
+#include "utils/typcache.h"
+
+#include "match_math.h"
+#include "rating.h"
+
+/* Checking a match compares every pair of its players. */
+#define MAX_MATCH_PLAYERS 10000
+
+/* One array argument's element type. */
+typedef struct ElementType
+{
+	Oid			type;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+} ElementType;
+
+/* What one call site needs whatever the match (in fn_mcxt). */
+typedef struct MatchSidesCache
+{
+	ElementType elem[4];		/* players, teams, places, ratings */
+	FmgrInfo	player_eq;
+	FmgrInfo	team_eq;
+	Oid			collation;
+	TupleDesc	out_desc;		/* the result rows */
+	TupleDesc	rating_desc;	/* glicko2_rating, for composites */
+} MatchSidesCache;
+
+/* One match, read and checked. */
+typedef struct Match
+{
+	GlickoMatch match;
+	Datum	   *players;
+	Datum	   *teams;
+	Datum	   *ratings;
+	bool	   *rating_nulls;
+	int		   *team_of;
+	int64	   *team_place;
+	int		   *team_first;		/* a player of each team, for its key */
+} Match;
+
+static const char *const argument_names[] = {"players", "teams", "places", "ratings", "method"};
+
+static void
+set_element_type(ElementType *e, Oid type)
+{
+	e->type = type;
+	get_typlenbyvalalign(type, &e->typlen, &e->typbyval, &e->typalign);
+}
+
+/* The equality function of an element type, or an error. */
+static void
+equality_of(Oid elemtype, const char *what, FmgrInfo *out, MemoryContext mcxt)
+{
+	TypeCacheEntry *tc = lookup_type_cache(elemtype, TYPECACHE_EQ_OPR_FINFO);
+
+	if (!OidIsValid(tc->eq_opr_finfo.fn_oid))
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_FUNCTION),
+				errmsg("could not identify an equality operator for %s type %s",
+					   what, format_type_be(elemtype)));
+	fmgr_info_copy(out, &tc->eq_opr_finfo, mcxt);
+}
+
+/* The call site's cache, built on its first call (or if the types change). */
+static MatchSidesCache *
+cache_of(FunctionCallInfo fcinfo, ArrayType *const *arrays)
+{
+	MatchSidesCache *c = (MatchSidesCache *) fcinfo->flinfo->fn_extra;
+	MemoryContext old;
+	TupleDesc	desc;
+
+	if (c != NULL &&
+		c->elem[0].type == ARR_ELEMTYPE(arrays[0]) && c->elem[1].type == ARR_ELEMTYPE(arrays[1]))
+		return c;
+
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	c = palloc0(sizeof(MatchSidesCache));
+	for (int i = 0; i < 4; i++)
+		set_element_type(&c->elem[i], ARR_ELEMTYPE(arrays[i]));
+	equality_of(c->elem[0].type, "player", &c->player_eq, fcinfo->flinfo->fn_mcxt);
+	equality_of(c->elem[1].type, "team", &c->team_eq, fcinfo->flinfo->fn_mcxt);
+	c->collation = OidIsValid(PG_GET_COLLATION()) ? PG_GET_COLLATION() : DEFAULT_COLLATION_OID;
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "glicko2_match_sides called in a context that cannot accept a record");
+	c->out_desc = BlessTupleDesc(CreateTupleDescCopy(desc));
+	c->rating_desc = BlessTupleDesc(lookup_rowtype_tupdesc_copy(TupleDescAttr(desc, 5)->atttypid, -1));
+	MemoryContextSwitchTo(old);
+	fcinfo->flinfo->fn_extra = c;
+	return c;
+}
+
+/* A 1-D array argument's elements, or an error naming the argument. */
+static int
+array_elements(ArrayType *a, const ElementType *e, const char *what, Datum **values, bool **nulls)
+{
+	int			n;
+
+	if (ARR_NDIM(a) > 1)
+		ereport(ERROR,
+				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				errmsg("%s must be a one-dimensional array", what));
+	deconstruct_array(a, e->type, e->typlen, e->typbyval, e->typalign, values, nulls, &n);
+	return n;
+}
+
+static char *
+key_text(Oid type, Datum d)
+{
+	Oid			out;
+	bool		varlena;
+
+	getTypeOutputInfo(type, &out, &varlena);
+	return OidOutputFunctionCall(out, d);
+}
+
+static inline bool
+keys_equal(FmgrInfo *eq, Oid collation, Datum a, Datum b)
+{
+	return DatumGetBool(FunctionCall2Coll(eq, collation, a, b));
+}
+
+static GlickoMatchMethod
+method_of(text *method)
+{
+	char	   *m = text_to_cstring(method);
+
+	if (strcmp(m, "individual") == 0)
+		return GLICKO_MATCH_INDIVIDUAL;
+	if (strcmp(m, "composite") == 0)
+		return GLICKO_MATCH_COMPOSITE;
+	ereport(ERROR,
+			errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			errmsg("method must be 'individual' or 'composite', not '%s'", m));
+	pg_unreachable();
+}
+
+/*
+ * Read and check one match: every player once, on one team, every team with
+ * one place, at least two teams, valid ratings.  Each error names the player.
+ */
+static void
+read_match(FunctionCallInfo fcinfo, MatchSidesCache *c, ArrayType *const *arrays, Match *m)
+{
+	Oid			player_type = c->elem[0].type,
+				team_type = c->elem[1].type;
+	bool	   *player_nulls,
+			   *team_nulls,
+			   *place_nulls;
+	Datum	   *places;
+	int			n,
+				k = 0;
+
+	n = array_elements(arrays[0], &c->elem[0], "players", &m->players, &player_nulls);
+	if (array_elements(arrays[1], &c->elem[1], "teams", &m->teams, &team_nulls) != n ||
+		array_elements(arrays[2], &c->elem[2], "places", &places, &place_nulls) != n ||
+		array_elements(arrays[3], &c->elem[3], "ratings", &m->ratings, &m->rating_nulls) != n)
+		ereport(ERROR,
+				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				errmsg("players, teams, places and ratings must have the same length"),
+				errdetail("Element i of each array describes the match's player i."));
+	if (n > MAX_MATCH_PLAYERS)
+		ereport(ERROR,
+				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				errmsg("a match has %d players, more than the %d allowed", n, MAX_MATCH_PLAYERS));
+
+	m->team_of = palloc(sizeof(int) * Max(n, 1));
+	m->team_place = palloc(sizeof(int64) * Max(n, 1));
+	m->team_first = palloc(sizeof(int) * Max(n, 1));
+	for (int i = 0; i < n; i++)
+	{
+		int64		place;
+		int			t;
+
+		if (player_nulls[i])
+			ereport(ERROR,
+					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					errmsg("player %d of the match is NULL", i + 1));
+		if (team_nulls[i])
+			ereport(ERROR,
+					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					errmsg("team of player %s is NULL", key_text(player_type, m->players[i])));
+		if (place_nulls[i])
+			ereport(ERROR,
+					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					errmsg("place of player %s is NULL", key_text(player_type, m->players[i])));
+		place = DatumGetInt64(places[i]);
+		if (place < 1)
+			ereport(ERROR,
+					errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					errmsg("place of player %s is " INT64_FORMAT ", not a place (1 is first)",
+						   key_text(player_type, m->players[i]), place));
+		if (!m->rating_nulls[i])
+		{
+			Glicko2Rating r;
+
+			datum_get_glicko2_fields(m->ratings[i], &r, "player rating");
+			if (!glicko2_valid(&r))
+				check_glicko2(&r, psprintf("rating of player %s", key_text(player_type, m->players[i])));
+		}
+		for (int j = 0; j < i; j++)
+			if (keys_equal(&c->player_eq, c->collation, m->players[i], m->players[j]))
+			{
+				bool		same_team = keys_equal(&c->team_eq, c->collation, m->teams[i], m->teams[j]);
+
+				ereport(ERROR,
+						errcode(ERRCODE_UNIQUE_VIOLATION),
+						same_team ?
+						errmsg("player %s is twice in the match", key_text(player_type, m->players[i])) :
+						errmsg("player %s is on two teams of the match, %s and %s",
+							   key_text(player_type, m->players[i]),
+							   key_text(team_type, m->teams[j]), key_text(team_type, m->teams[i])),
+						errdetail("A match has one row per player."));
+			}
+		for (t = 0; t < k; t++)
+			if (keys_equal(&c->team_eq, c->collation, m->teams[i], m->teams[m->team_first[t]]))
+				break;
+		if (t == k)
+		{
+			m->team_first[k] = i;
+			m->team_place[k] = place;
+			k++;
+		}
+		else if (m->team_place[t] != place)
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					errmsg("team %s has two places, " INT64_FORMAT " (player %s) and " INT64_FORMAT " (player %s)",
+						   key_text(team_type, m->teams[i]),
+						   m->team_place[t], key_text(player_type, m->players[m->team_first[t]]),
+						   place, key_text(player_type, m->players[i])),
+					errdetail("A team finishes in one place; every player of a team has its place."));
+		m->team_of[i] = t;
+	}
+	if (k < 2)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				n == 0 ? errmsg("a match has no players") :
+				errmsg("a match needs at least two teams; every player is on team %s",
+					   key_text(team_type, m->teams[0])));
+
+	m->match.n_players = n;
+	m->match.team = m->team_of;
+	m->match.n_teams = k;
+	m->match.place = m->team_place;
+}
+
+/* Composite method: each team's composite player, NULL ratings unrated
+ * (the ratings were checked by read_match). */
+static Datum *
+composites_of(const Match *m, TupleDesc rating_desc)
+{
+	Glicko2Rating *members = palloc(sizeof(Glicko2Rating) * m->match.n_players);
+	Datum	   *composites = palloc(sizeof(Datum) * m->match.n_teams);
+
+	for (int t = 0; t < m->match.n_teams; t++)
+	{
+		Glicko2Rating c;
+		Datum		values[3];
+		bool		nulls[3] = {false, false, false};
+		int			size = 0;
+
+		for (int i = 0; i < m->match.n_players; i++)
+		{
+			if (m->team_of[i] != t)
+				continue;
+			if (m->rating_nulls[i])
+			{
+				members[size].rating = GLICKO2_DEFAULT_RATING;
+				members[size].rd = GLICKO2_DEFAULT_RD;
+				members[size].volatility = GLICKO2_DEFAULT_VOLATILITY;
+			}
+			else
+				datum_get_glicko2_fields(m->ratings[i], &members[size], "player rating");
+			size++;
+		}
+		glicko_team_composite(members, size, &c);
+		values[0] = Float8GetDatum(c.rating);
+		values[1] = Float8GetDatum(c.rd);
+		values[2] = Float8GetDatum(c.volatility);
+		composites[t] = HeapTupleGetDatum(heap_form_tuple(rating_desc, values, nulls));
+	}
+	return composites;
+}
+
+/*
+ * glicko2_match_sides(players, teams, places, ratings, method): one row per
+ * game side of one match, (player, team, rating, opponent, opponent_team,
+ * opponent_rating, score), in player order.
+ */
+PG_FUNCTION_INFO_V1(glicko2_match_sides_sql);
+Datum
+glicko2_match_sides_sql(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ArrayType  *arrays[4];
+	MatchSidesCache *c;
+	Match		m;
+	Datum	   *composites = NULL;
+	GlickoMatchCursor cursor = {0, -1};
+	GlickoSide	side;
+	Tuplestorestate *store;
+	MemoryContext old;
+
+	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
+		!(rsinfo->allowedModes & SFRM_Materialize))
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("glicko2_match_sides called in a context that cannot accept a set"));
+	for (int i = 0; i < 5; i++)
+		if (PG_ARGISNULL(i))
+			ereport(ERROR,
+					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					errmsg("%s must not be NULL", argument_names[i]));
+	m.match.method = method_of(PG_GETARG_TEXT_PP(4));
+	for (int i = 0; i < 4; i++)
+		arrays[i] = PG_GETARG_ARRAYTYPE_P(i);
+	c = cache_of(fcinfo, arrays);
+	read_match(fcinfo, c, arrays, &m);
+	if (m.match.method == GLICKO_MATCH_COMPOSITE)
+		composites = composites_of(&m, c->rating_desc);
+
+	/* (the executor frees setDesc after each call: it gets a copy) */
+	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
+	store = tuplestore_begin_heap(true, false, work_mem);
+	rsinfo->setDesc = CreateTupleDescCopy(c->out_desc);
+	MemoryContextSwitchTo(old);
+	while (glicko_match_next(&m.match, &cursor, &side))
+	{
+		int			p = side.player;
+		int			o = side.opponent;
+		bool		individual = m.match.method == GLICKO_MATCH_INDIVIDUAL;
+		Datum		values[7];
+		bool		nulls[7] = {false, false, m.rating_nulls[p], !individual, false,
+		individual && m.rating_nulls[o], false};
+
+		CHECK_FOR_INTERRUPTS();
+		values[0] = m.players[p];
+		values[1] = m.teams[p];
+		values[2] = m.ratings[p];
+		values[3] = individual ? m.players[o] : (Datum) 0;
+		values[4] = individual ? m.teams[o] : m.teams[m.team_first[o]];
+		values[5] = individual ? m.ratings[o] : composites[o];
+		values[6] = Float8GetDatum(side.score);
+		tuplestore_putvalues(store, c->out_desc, values, nulls);
+	}
+	rsinfo->returnMode = SFRM_Materialize;
+	rsinfo->setResult = store;
+	return (Datum) 0;
+}

@@ -1,0 +1,615 @@
+/*
+ * matchmaking_math.c — fair teams for a lobby (exhaustive search with
+ * symmetry breaking and bounds, or greedy plus improving swaps beyond it),
+ * and games from a waiting pool (a dynamic programme over the rating order).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "matchmaking_math.h"
+
+#define POLL_EVERY 4096
+
+/* A lobby's units: a party, or one player without a party. */
+typedef struct Units
+{
+	int			count;
+	int		   *size;
+	int		   *party;			/* party number, 0 for a lone player */
+	double	   *rating_sum;
+	double	   *rd_sum;
+	int		   *unit_of;		/* unit of each player */
+	int		   *order;			/* units largest first, then by first player */
+} Units;
+
+/* Running sums of each team: the composite is their means. */
+typedef struct Teams
+{
+	int			count;
+	int			cap[MM_MAX_TEAMS];
+	int			fill[MM_MAX_TEAMS];
+	double		rating_sum[MM_MAX_TEAMS];
+	double		rd_sum[MM_MAX_TEAMS];
+} Teams;
+
+static double
+pair_cost(const Teams *t, int a, int b)
+{
+	Glicko2Rating ca = {t->rating_sum[a] / t->fill[a], t->rd_sum[a] / t->fill[a], 0},
+				cb = {t->rating_sum[b] / t->fill[b], t->rd_sum[b] / t->fill[b], 0};
+
+	return fabs(glicko2_win_probability(&ca, &cb) - 0.5);
+}
+
+/* The cost of a complete split: the most lopsided pair of teams. */
+static double
+teams_cost(const Teams *t)
+{
+	double		worst = 0.0;
+
+	for (int a = 0; a < t->count; a++)
+		for (int b = a + 1; b < t->count; b++)
+		{
+			double		c = pair_cost(t, a, b);
+
+			if (c > worst)
+				worst = c;
+		}
+	return worst;
+}
+
+/* Sizes differ by at most one: the first n % teams teams take one more. */
+static void
+teams_init(Teams *t, int n, int teams)
+{
+	memset(t, 0, sizeof(*t));
+	t->count = teams;
+	for (int i = 0; i < teams; i++)
+		t->cap[i] = n / teams + (i < n % teams ? 1 : 0);
+}
+
+double
+mm_split_cost(const Glicko2Rating *players, int n, const int *team, int teams)
+{
+	Teams		t;
+
+	teams_init(&t, n, teams);
+	for (int i = 0; i < n; i++)
+	{
+		int			k = team[i] - 1;
+
+		t.fill[k]++;
+		t.rating_sum[k] += players[i].rating;
+		t.rd_sum[k] += players[i].rd;
+	}
+	return teams_cost(&t);
+}
+
+static void
+units_free(Units *u, const MmEnv *env)
+{
+	env->release(u->size);
+	env->release(u->party);
+	env->release(u->rating_sum);
+	env->release(u->rd_sum);
+	env->release(u->unit_of);
+	env->release(u->order);
+}
+
+typedef struct PartyMember
+{
+	int			party;
+	int			player;
+} PartyMember;
+
+static int
+party_member_cmp(const void *a, const void *b)
+{
+	const PartyMember *x = a,
+			   *y = b;
+
+	if (x->party != y->party)
+		return x->party < y->party ? -1 : 1;
+	return x->player < y->player ? -1 : x->player > y->player;
+}
+
+/* Gather parties into units; false (and *bad_party) if one exceeds max_size. */
+static bool
+units_build(Units *u, const Glicko2Rating *players, const int *party, int n,
+			int max_size, int *bad_party, const MmEnv *env)
+{
+	PartyMember *members = env->alloc(sizeof(PartyMember) * n);
+	int		   *leader = env->alloc(sizeof(int) * n);
+	int			m = 0;
+	bool		ok = true;
+
+	u->count = 0;
+	u->size = env->alloc(sizeof(int) * n);
+	u->party = env->alloc(sizeof(int) * n);
+	u->rating_sum = env->alloc(sizeof(double) * n);
+	u->rd_sum = env->alloc(sizeof(double) * n);
+	u->unit_of = env->alloc(sizeof(int) * n);
+	u->order = env->alloc(sizeof(int) * n);
+
+	/* Each player's leader: the first player of the same party, or itself. */
+	for (int i = 0; i < n; i++)
+	{
+		leader[i] = i;
+		if (party && party[i] > 0)
+		{
+			members[m].party = party[i];
+			members[m++].player = i;
+		}
+	}
+	qsort(members, m, sizeof(PartyMember), party_member_cmp);
+	for (int j = 1; j < m; j++)
+		if (members[j].party == members[j - 1].party)
+			leader[members[j].player] = leader[members[j - 1].player];
+
+	for (int i = 0; i < n && ok; i++)
+	{
+		int			k;
+
+		if (leader[i] == i)
+		{
+			k = u->count++;
+			u->party[k] = party ? party[i] : 0;
+		}
+		else
+			k = u->unit_of[leader[i]];
+		u->unit_of[i] = k;
+		u->size[k]++;
+		u->rating_sum[k] += players[i].rating;
+		u->rd_sum[k] += players[i].rd;
+		if (u->size[k] > max_size)
+		{
+			*bad_party = u->party[k];
+			ok = false;
+		}
+	}
+	env->release(members);
+	env->release(leader);
+	if (!ok)
+		return false;
+	/* Largest first (they are the hardest to place), stable: insertion sort. */
+	for (int k = 0; k < u->count; k++)
+	{
+		int			j = k;
+
+		while (j > 0 && u->size[u->order[j - 1]] < u->size[k])
+		{
+			u->order[j] = u->order[j - 1];
+			j--;
+		}
+		u->order[j] = k;
+	}
+	return true;
+}
+
+/* Players' teams from units' teams, renumbered from 1 by first player. */
+static void
+write_teams(const Units *u, const int *unit_team, int n, int teams, int *team)
+{
+	int			number[MM_MAX_TEAMS];
+	int			next = 1;
+
+	for (int k = 0; k < teams; k++)
+		number[k] = 0;
+	for (int i = 0; i < n; i++)
+	{
+		int			k = unit_team[u->unit_of[i]];
+
+		if (number[k] == 0)
+			number[k] = next++;
+		team[i] = number[k];
+	}
+}
+
+static MmStatus
+check_lobby(int n, int teams)
+{
+	if (teams < 2 || teams > MM_MAX_TEAMS || n < teams)
+		return MM_TOO_FEW_PLAYERS;
+	return MM_OK;
+}
+
+/* The number of splits ignoring parties: n! / prod(size!) / prod(equal teams!). */
+static double
+split_count(int n, int teams)
+{
+	double		count = 1.0;
+	int			big = n % teams,
+				small = teams - big,
+				left = n;
+
+	for (int k = 0; k < teams; k++)
+	{
+		int			size = n / teams + (k < big ? 1 : 0);
+
+		for (int i = 0; i < size; i++)	/* C(left, size) */
+			count = count * (left - i) / (i + 1);
+		left -= size;
+	}
+	for (int i = 2; i <= big; i++)
+		count /= i;
+	for (int i = 2; i <= small; i++)
+		count /= i;
+	return count;
+}
+
+/*
+ * Exhaustive search over the units, largest first.  Symmetry: a unit goes
+ * into an empty team only if no earlier team of the same size is empty, so
+ * each split is visited once, not once per renumbering of its teams.  Bound:
+ * a full team's composite is final, so the worst pair among full teams is a
+ * lower bound on the split's cost; a branch whose bound reaches the best
+ * cost so far cannot do better and is cut (ties keep the first split found).
+ */
+MmStatus
+mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
+				 int teams, int *team, int *bad_party, const MmEnv *env)
+{
+	Units		u;
+	Teams		t;
+	MmStatus	status = check_lobby(n, teams);
+	int		   *choice,
+			   *best_team,
+			   *unit_team;
+	double	   *bound,
+			   *saved_rating,
+			   *saved_rd;
+	double		best = INFINITY;
+	long		steps = 0;
+	int			level = 0;
+
+	if (status != MM_OK)
+		return status;
+	teams_init(&t, n, teams);
+	if (!units_build(&u, players, party, n, t.cap[0], bad_party, env))
+	{
+		units_free(&u, env);
+		return MM_PARTY_TOO_LARGE;
+	}
+	choice = env->alloc(sizeof(int) * u.count);
+	best_team = env->alloc(sizeof(int) * u.count);
+	unit_team = env->alloc(sizeof(int) * u.count);
+	bound = env->alloc(sizeof(double) * (u.count + 1));
+	saved_rating = env->alloc(sizeof(double) * u.count);
+	saved_rd = env->alloc(sizeof(double) * u.count);
+
+	bound[0] = 0.0;
+	choice[0] = -1;
+	while (level >= 0)
+	{
+		int			k = u.order[level];
+		int			next;
+
+		if (env->poll && ++steps % POLL_EVERY == 0)
+			env->poll();
+		/* Take the unit back out of the team it was tried in. */
+		if (choice[level] >= 0)
+		{
+			int			c = choice[level];
+
+			t.fill[c] -= u.size[k];
+			t.rating_sum[c] = saved_rating[level];
+			t.rd_sum[c] = saved_rd[level];
+		}
+		for (next = choice[level] + 1; next < teams; next++)
+		{
+			bool		symmetric = false;
+
+			if (t.fill[next] + u.size[k] > t.cap[next])
+				continue;
+			if (t.fill[next] == 0)
+				for (int e = 0; e < next && !symmetric; e++)
+					symmetric = t.fill[e] == 0 && t.cap[e] == t.cap[next];
+			if (!symmetric)
+				break;
+		}
+		if (next >= teams)
+		{
+			level--;
+			continue;
+		}
+		choice[level] = next;
+		saved_rating[level] = t.rating_sum[next];
+		saved_rd[level] = t.rd_sum[next];
+		t.fill[next] += u.size[k];
+		t.rating_sum[next] += u.rating_sum[k];
+		t.rd_sum[next] += u.rd_sum[k];
+
+		bound[level + 1] = bound[level];
+		if (t.fill[next] == t.cap[next])
+			for (int e = 0; e < teams; e++)
+				if (e != next && t.fill[e] == t.cap[e])
+				{
+					double		c = pair_cost(&t, next, e);
+
+					if (c > bound[level + 1])
+						bound[level + 1] = c;
+				}
+		if (bound[level + 1] >= best)
+			continue;			/* cut: try the next team at this level */
+		if (level == u.count - 1)
+		{
+			/* Every team is full: the bound is the split's cost. */
+			best = bound[level + 1];
+			for (int e = 0; e < u.count; e++)
+				best_team[u.order[e]] = choice[e];
+			continue;
+		}
+		level++;
+		choice[level] = -1;
+	}
+
+	if (best == INFINITY)
+		status = MM_PARTIES_DO_NOT_FIT;
+	else
+	{
+		memcpy(unit_team, best_team, sizeof(int) * u.count);
+		write_teams(&u, unit_team, n, teams, team);
+	}
+	env->release(choice);
+	env->release(best_team);
+	env->release(unit_team);
+	env->release(bound);
+	env->release(saved_rating);
+	env->release(saved_rd);
+	units_free(&u, env);
+	return status;
+}
+
+static void
+move_unit(Teams *t, const Units *u, int k, int from, int to)
+{
+	t->fill[from] -= u->size[k];
+	t->rating_sum[from] -= u->rating_sum[k];
+	t->rd_sum[from] -= u->rd_sum[k];
+	t->fill[to] += u->size[k];
+	t->rating_sum[to] += u->rating_sum[k];
+	t->rd_sum[to] += u->rd_sum[k];
+}
+
+/* Place units largest first; worst_fit: into the roomiest team, else the
+ * team with the lowest mean rating so far.  False if a unit fits nowhere. */
+static bool
+greedy_place(Teams *t, const Units *u, int *unit_team, bool worst_fit)
+{
+	for (int i = 0; i < u->count; i++)
+	{
+		int			k = u->order[i],
+					pick = -1;
+
+		for (int e = 0; e < t->count; e++)
+		{
+			if (t->fill[e] + u->size[k] > t->cap[e])
+				continue;
+			if (pick < 0)
+				pick = e;
+			else if (worst_fit ? t->cap[e] - t->fill[e] > t->cap[pick] - t->fill[pick]
+					 : t->rating_sum[e] * t->cap[pick] < t->rating_sum[pick] * t->cap[e])
+				pick = e;
+		}
+		if (pick < 0)
+			return false;
+		unit_team[k] = pick;
+		t->fill[pick] += u->size[k];
+		t->rating_sum[pick] += u->rating_sum[k];
+		t->rd_sum[pick] += u->rd_sum[k];
+	}
+	return true;
+}
+
+/*
+ * Beyond the exact limit: units placed greedily (highest rated first, each
+ * into the team with the lowest rating sum per place), then the best
+ * improving swap of two equal-sized units between teams, repeated until no
+ * swap lowers the cost (or MM_MAX_SWAP_ROUNDS).
+ */
+MmStatus
+mm_balance_heuristic(const Glicko2Rating *players, const int *party, int n,
+					 int teams, int *team, int *bad_party, const MmEnv *env)
+{
+	Units		u;
+	Teams		t;
+	MmStatus	status = check_lobby(n, teams);
+	int		   *unit_team;
+	double		cost;
+
+	if (status != MM_OK)
+		return status;
+	teams_init(&t, n, teams);
+	if (!units_build(&u, players, party, n, t.cap[0], bad_party, env))
+	{
+		units_free(&u, env);
+		return MM_PARTY_TOO_LARGE;
+	}
+	/* Among units of one size, the highest rated first. */
+	for (int i = 1; i < u.count; i++)
+	{
+		int			k = u.order[i],
+					j = i;
+
+		while (j > 0 && u.size[u.order[j - 1]] == u.size[k] &&
+			   u.rating_sum[u.order[j - 1]] < u.rating_sum[k])
+		{
+			u.order[j] = u.order[j - 1];
+			j--;
+		}
+		u.order[j] = k;
+	}
+	unit_team = env->alloc(sizeof(int) * u.count);
+	if (!greedy_place(&t, &u, unit_team, false))
+	{
+		teams_init(&t, n, teams);
+		if (!greedy_place(&t, &u, unit_team, true))
+		{
+			env->release(unit_team);
+			units_free(&u, env);
+			return MM_PARTIES_DO_NOT_FIT;
+		}
+	}
+
+	cost = teams_cost(&t);
+	for (int round = 0; round < MM_MAX_SWAP_ROUNDS && cost > 0.0; round++)
+	{
+		int			best_a = -1,
+					best_b = -1;
+		double		best = cost;
+
+		if (env->poll)
+			env->poll();
+		for (int a = 0; a < u.count; a++)
+			for (int b = a + 1; b < u.count; b++)
+			{
+				int			ta = unit_team[a],
+							tb = unit_team[b];
+				double		c;
+
+				if (ta == tb || u.size[a] != u.size[b])
+					continue;
+				move_unit(&t, &u, a, ta, tb);
+				move_unit(&t, &u, b, tb, ta);
+				c = teams_cost(&t);
+				move_unit(&t, &u, b, ta, tb);
+				move_unit(&t, &u, a, tb, ta);
+				if (c < best)
+				{
+					best = c;
+					best_a = a;
+					best_b = b;
+				}
+			}
+		if (best_a < 0)
+			break;
+		{
+			int			ta = unit_team[best_a],
+						tb = unit_team[best_b];
+
+			move_unit(&t, &u, best_a, ta, tb);
+			move_unit(&t, &u, best_b, tb, ta);
+			unit_team[best_a] = tb;
+			unit_team[best_b] = ta;
+			/* Recompute rather than trust sums moved back and forth. */
+			cost = teams_cost(&t);
+		}
+	}
+	write_teams(&u, unit_team, n, teams, team);
+	env->release(unit_team);
+	units_free(&u, env);
+	return MM_OK;
+}
+
+MmStatus
+mm_balance(const Glicko2Rating *players, const int *party, int n, int teams,
+		   int *team, bool *exact, int *bad_party, const MmEnv *env)
+{
+	MmStatus	status = check_lobby(n, teams);
+
+	if (status != MM_OK)
+		return status;
+	*exact = n <= MM_EXACT_PLAYERS || split_count(n, teams) <= MM_EXACT_SPLITS;
+	if (*exact)
+		return mm_balance_exact(players, party, n, teams, team, bad_party, env);
+	return mm_balance_heuristic(players, party, n, teams, team, bad_party, env);
+}
+
+/*
+ * Why consecutive pairs are optimal (size 2).  Let f(d) = d^2: increasing,
+ * and superadditive (f(x) + f(y) <= f(x + y)).  Call a pair i < j (positions
+ * in rating order) allowed when its gap is within the tolerance of everyone
+ * rated from rating[i] to rating[j], both included (ties too, so the rule
+ * does not depend on how ties are ordered); then every pair inside an
+ * allowed pair is allowed.  Take an
+ * optimal matching (most pairs, then least sum of f(gap)) and, while it has
+ *  - crossing pairs a < b < c < d matched (a,c), (b,d): use (a,b), (c,d);
+ *    both gaps shrink, f is increasing;
+ *  - nested pairs (a,d), (b,c): use (a,b), (c,d); f(b-a) + f(d-c) <=
+ *    f((b-a) + (d-c)) <= f(d-a) <= f(d-a) + f(c-b);
+ *  - a pair (a,c) around an unmatched b: use (a,b); its gap is smaller;
+ * each step keeps the number of pairs, does not raise the cost, keeps every
+ * pair allowed (each new pair lies inside an old one) and strictly shrinks
+ * the sum of the pairs' position spans, so it ends, in a matching of the
+ * same cost whose pairs are neighbours in rating order.  The programme below
+ * finds the best such matching exactly: best(i) over the first i players is
+ * best(i - 1) (player i - 1 waits) or best(i - 2) plus the pair (i-2, i-1).
+ * For size > 2 the same programme is exact among groupings into consecutive
+ * runs (not proved optimal over every grouping).
+ */
+int
+mm_group_runs(const double *rating, const double *tolerance, int n, int size,
+			  int *first, double *work, const MmEnv *env)
+{
+	double	   *games = work,
+			   *cost = work + (n + 1),
+			   *take = work + 2 * (n + 1),
+			   *tied = work + 3 * (n + 1);
+	int			count = 0;
+
+	/* tied[k]: the least tolerance among the players rated exactly rating[k]. */
+	for (int k = 0; k < n;)
+	{
+		int			end = k;
+		double		least = tolerance[k];
+
+		while (end + 1 < n && rating[end + 1] == rating[k])
+			if (tolerance[++end] < least)
+				least = tolerance[end];
+		for (; k <= end; k++)
+			tied[k] = least;
+	}
+
+	games[0] = 0.0;
+	cost[0] = 0.0;
+	take[0] = 0.0;
+	for (int i = 1; i <= n; i++)
+	{
+		games[i] = games[i - 1];
+		cost[i] = cost[i - 1];
+		take[i] = 0.0;
+		if (env->poll && i % (POLL_EVERY * 16) == 0)
+			env->poll();
+		if (i >= size)
+		{
+			int			lo = i - size;
+			double		spread = rating[i - 1] - rating[lo],
+						limit = fmin(tied[lo], tied[i - 1]);
+			double		g,
+						c;
+
+			for (int k = lo + 1; k < i - 1; k++)
+				if (tolerance[k] < limit)
+					limit = tolerance[k];
+			if (!(spread <= limit))
+				continue;
+			g = games[lo] + 1.0;
+			c = cost[lo] + spread * spread;
+			if (g > games[i] || (g == games[i] && c < cost[i]))
+			{
+				games[i] = g;
+				cost[i] = c;
+				take[i] = 1.0;
+			}
+		}
+	}
+	for (int i = n; i > 0;)
+	{
+		if (take[i] != 0.0)
+		{
+			first[count++] = i - size;
+			i -= size;
+		}
+		else
+			i--;
+	}
+	/* Backtracking found them last first. */
+	for (int a = 0, b = count - 1; a < b; a++, b--)
+	{
+		int			x = first[a];
+
+		first[a] = first[b];
+		first[b] = x;
+	}
+	return count;
+}

@@ -1,0 +1,91 @@
+/*
+ * matchmaking_math.h — splitting a lobby into fair teams and grouping a
+ * waiting pool into games, with no PostgreSQL in sight (test/unit).
+ *
+ * Fairness is glicko_team_win_probability (Williams's composite: a team is
+ * the means of its players' rating, RD and volatility).
+ */
+#ifndef MATCHMAKING_MATH_H
+#define MATCHMAKING_MATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "glicko_math.h"
+
+/* Lobbies this size or smaller are always split by exhaustive search. */
+#define MM_EXACT_PLAYERS 16
+/* Larger lobbies too when they have at most this many distinct splits. */
+#define MM_EXACT_SPLITS 2000000.0
+/* Improving swaps of the heuristic: a bound that only stops pathologies. */
+#define MM_MAX_SWAP_ROUNDS 10000
+/* Teams in one lobby (the search keeps per-team arrays on the stack). */
+#define MM_MAX_TEAMS 64
+
+typedef enum MmStatus
+{
+	MM_OK = 0,
+	MM_TOO_FEW_PLAYERS,			/* fewer players than teams */
+	MM_PARTY_TOO_LARGE,			/* a party does not fit in the largest team */
+	MM_PARTIES_DO_NOT_FIT		/* no split keeps every party together */
+} MmStatus;
+
+/*
+ * What the caller provides: poll is called every few thousand search steps
+ * (CHECK_FOR_INTERRUPTS in the server; may be NULL) and may not return;
+ * alloc (zeroed memory, never NULL) and release, so that the server's memory
+ * contexts own what a cancelled search leaves behind.
+ */
+typedef struct MmEnv
+{
+	void		(*poll) (void);
+	void	   *(*alloc) (size_t size);
+	void		(*release) (void *p);
+} MmEnv;
+
+/*
+ * The unfairness of a split: for two teams |p - 1/2|, p the first team's
+ * win probability; for more, the largest |p - 1/2| over every pair of teams
+ * (the most lopsided meeting the split allows).
+ */
+extern double mm_split_cost(const Glicko2Rating *players, int n,
+							const int *team, int teams);
+
+/*
+ * Split n players into `teams` teams whose sizes differ by at most one, the
+ * players with the same party number (party[i] > 0; 0 is no party, party may
+ * be NULL) in the same team.  team[i] gets the team of player i, numbered
+ * from 1 in the order of each team's first player.  Exact (smallest
+ * mm_split_cost, first in the search's order among equals) when n <=
+ * MM_EXACT_PLAYERS or there are at most MM_EXACT_SPLITS splits; otherwise
+ * mm_balance_heuristic.  *exact says which; *bad_party names the party of a
+ * MM_PARTY_TOO_LARGE.
+ */
+extern MmStatus mm_balance(const Glicko2Rating *players, const int *party,
+						   int n, int teams, int *team, bool *exact,
+						   int *bad_party, const MmEnv *env);
+
+/* The two methods, callable on their own (tests measure the gap). */
+extern MmStatus mm_balance_exact(const Glicko2Rating *players, const int *party,
+								 int n, int teams, int *team, int *bad_party,
+								 const MmEnv *env);
+extern MmStatus mm_balance_heuristic(const Glicko2Rating *players, const int *party,
+									 int n, int teams, int *team, int *bad_party,
+									 const MmEnv *env);
+
+/*
+ * Group a pool sorted by rating (rating[] nondecreasing) into games of
+ * `size` players that are consecutive in that order.  A run i..j may be a
+ * game when rating[j] - rating[i] <= tolerance[k] for every player k rated
+ * from rating[i] to rating[j] inclusive, in the run or not (each player's
+ * tolerance is how far apart a game may be while they wait).
+ * Chosen: the most games, then the smallest sum of (rating[j] - rating[i])^2.
+ * For size 2 this is optimal over every matching of the pool (the proof is
+ * in matchmaking_math.c).  first[g] gets the position of game g's first
+ * player; returns the number of games.  work needs 4 (n + 1) doubles.
+ */
+extern int	mm_group_runs(const double *rating, const double *tolerance,
+						  int n, int size, int *first, double *work,
+						  const MmEnv *env);
+
+#endif							/* MATCHMAKING_MATH_H */

@@ -1,0 +1,128 @@
+-- Matchmaking, lobbies: the team win probability and glicko2_balance.
+-- References computed independently with mpmath at 40 digits: a team is
+-- the composite of Williams (2013), the means of its players' rating and RD,
+-- and p = 1 / (1 + exp(-g(sqrt(phi_a^2 + phi_b^2)) (mu_a - mu_b))).
+
+-- Teams of one are glicko2_win_probability, bit for bit.
+SELECT (a).rating AS a, (b).rating AS b,
+       glicko2_team_win_probability(ARRAY[a], ARRAY[b]) = glicko2_win_probability(a, b) AS same
+FROM (VALUES (glicko2_rating(1700, 50), glicko2_rating(1500, 80)),
+             (glicko2_rating(1400, 350), glicko2_rating(2100, 30)),
+             (glicko2_rating(-5e5, 1e-3), glicko2_rating(5e5, 1e-3))) v(a, b);
+
+-- 1600/50 + 1400/150 (composite 1500/100) against 1550/100 + 1500/60
+-- (composite 1525/80): 0.46671908873167062; swapped, 1 - that.
+SELECT abs(glicko2_team_win_probability(ARRAY[glicko2_rating(1600, 50), glicko2_rating(1400, 150)],
+                                        ARRAY[glicko2_rating(1550, 100), glicko2_rating(1500, 60)])
+           / 0.46671908873167061989 - 1) < 1e-14 AS two_against_two,
+       glicko2_team_win_probability(ARRAY[glicko2_rating(1600, 50), glicko2_rating(1400, 150)],
+                                    ARRAY[glicko2_rating(1550, 100), glicko2_rating(1500, 60)])
+     + glicko2_team_win_probability(ARRAY[glicko2_rating(1550, 100), glicko2_rating(1500, 60)],
+                                    ARRAY[glicko2_rating(1600, 50), glicko2_rating(1400, 150)]) AS p_ab_plus_p_ba;
+-- Three against two: composites 1500/100 and 1650/140, 0.31911231887186800752.
+SELECT abs(glicko2_team_win_probability(
+             ARRAY[glicko2_rating(1800, 50), glicko2_rating(1500, 100), glicko2_rating(1200, 150)],
+             ARRAY[glicko2_rating(1700, 200), glicko2_rating(1600, 80)])
+           / 0.31911231887186800752 - 1) < 1e-14 AS three_against_two;
+-- The order of a team's players does not matter.
+SELECT glicko2_team_win_probability(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1500, 100), glicko2_rating(1200, 150)],
+                                    ARRAY[glicko2_rating(1700, 200), glicko2_rating(1600, 80)])
+     = glicko2_team_win_probability(ARRAY[glicko2_rating(1200, 150), glicko2_rating(1800, 50), glicko2_rating(1500, 100)],
+                                    ARRAY[glicko2_rating(1600, 80), glicko2_rating(1700, 200)]) AS order_free;
+
+-- 2v2: 1800 1600 1500 1300 (RD 50).  Free: 1800 + 1300 against 1600 + 1500,
+-- both 1550, p = 0.5.  With the two best in one party the only split left is
+-- 1700 against 1400: 0.84356933445838788305.
+SELECT glicko2_balance(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1600, 50),
+                             glicko2_rating(1500, 50), glicko2_rating(1300, 50)]) AS free,
+       glicko2_balance(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1600, 50),
+                             glicko2_rating(1500, 50), glicko2_rating(1300, 50)], 2, '{9,9,NULL,NULL}') AS party;
+SELECT abs(glicko2_team_win_probability(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1600, 50)],
+                                        ARRAY[glicko2_rating(1500, 50), glicko2_rating(1300, 50)])
+           / 0.84356933445838788305 - 1) < 1e-14 AS party_chance;
+-- A party of the best and the worst changes nothing: it is the fair split.
+SELECT glicko2_balance(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1600, 50),
+                             glicko2_rating(1500, 50), glicko2_rating(1300, 50)], 2, '{4,NULL,NULL,4}') AS party_fair;
+
+-- 3 teams of 2: 1000 ... 1500 pair outside in, every team 1250.
+SELECT glicko2_balance(ARRAY(SELECT glicko2_rating(1000 + 100 * i, 80) FROM generate_series(0, 5) i), 3) AS three_teams;
+-- Two parties of two and 3 teams of 2: the parties are two of the teams.
+SELECT glicko2_balance(ARRAY(SELECT glicko2_rating(1000 + 100 * i, 80) FROM generate_series(0, 5) i), 3,
+                       '{1,NULL,1,2,NULL,2}') AS three_teams_parties;
+-- Uneven: 7 players in 2 teams are 4 and 3; in 3 teams 3, 2 and 2.
+SELECT array_agg(n ORDER BY t) AS sizes_2
+FROM (SELECT t, count(*) AS n
+      FROM unnest(glicko2_balance(ARRAY(SELECT glicko2_rating(1000 + 37 * i, 60) FROM generate_series(1, 7) i))) t
+      GROUP BY t) s;
+SELECT array_agg(n ORDER BY n DESC) AS sizes_3
+FROM (SELECT t, count(*) AS n
+      FROM unnest(glicko2_balance(ARRAY(SELECT glicko2_rating(1000 + 37 * i, 60) FROM generate_series(1, 7) i), 3)) t
+      GROUP BY t) s;
+
+-- Against brute force: every split of 20 lobbies of 4 to 12 players into two
+-- teams (all 2^n masks with n/2 players in team 1): the least |p - 0.5|
+-- equals that of glicko2_balance's split.  Ratings and RDs from a fixed hash.
+CREATE TEMP TABLE lobby AS
+SELECT l, i, glicko2_rating(1000 + (hashint4(l * 100 + i) & 1023), 40 + (hashint4(l * 100 + i + 50) & 255)) AS r
+FROM generate_series(1, 20) l, generate_series(1, 4 + l % 9) i;
+CREATE TEMP TABLE lobby_size AS SELECT l, count(*)::int AS n FROM lobby GROUP BY l;
+CREATE FUNCTION pg_temp.split_cost(l int, mask int) RETURNS float8 LANGUAGE sql AS $$
+  SELECT abs(glicko2_team_win_probability(array_agg(r) FILTER (WHERE mask & (1 << (i - 1)) <> 0),
+                                          array_agg(r) FILTER (WHERE mask & (1 << (i - 1)) = 0)) - 0.5)
+  FROM lobby WHERE lobby.l = split_cost.l $$;
+WITH brute AS (
+  SELECT s.l, min(pg_temp.split_cost(s.l, m)) AS best
+  FROM lobby_size s, generate_series(0, (1 << s.n) - 1) m
+  WHERE length(replace(m::bit(16)::text, '0', '')) = s.n / 2
+  GROUP BY s.l),
+balanced AS (
+  SELECT l, glicko2_balance(array_agg(r ORDER BY i)) AS team FROM lobby GROUP BY l),
+mine AS (
+  SELECT b.l, pg_temp.split_cost(b.l, (SELECT sum(1 << (i - 1))::int FROM generate_subscripts(b.team, 1) i
+                                       WHERE b.team[i] = 1)) AS cost
+  FROM balanced b)
+SELECT count(*) AS lobbies, count(*) FILTER (WHERE abs(m.cost - b.best) < 1e-12) AS optimal,
+       min(s.n) AS smallest, max(s.n) AS largest
+FROM brute b JOIN mine m USING (l) JOIN lobby_size s USING (l);
+
+-- Deterministic, and the team numbers follow the first player of each team.
+SELECT count(DISTINCT glicko2_balance(a, 3)) AS distinct_results, min((glicko2_balance(a, 3))[1]) AS first_team
+FROM (SELECT ARRAY(SELECT r FROM lobby WHERE l = 8 ORDER BY i) AS a FROM generate_series(1, 5)) s;
+
+-- Larger lobbies (24 players in 3 teams: beyond the exact search) still
+-- split into teams of 8, with every party together.
+SELECT array_agg(n ORDER BY t) AS sizes
+FROM (SELECT t, count(*) AS n
+      FROM unnest(glicko2_balance(ARRAY(SELECT glicko2_rating(1000 + (hashint4(i) & 1023), 80) FROM generate_series(1, 24) i), 3,
+                                  ARRAY(SELECT CASE WHEN i <= 6 THEN (i + 1) / 2 END FROM generate_series(1, 24) i)),
+                  ARRAY(SELECT CASE WHEN i <= 6 THEN (i + 1) / 2 END FROM generate_series(1, 24) i)) u(t, p)
+      GROUP BY t) s;
+SELECT count(DISTINCT t) AS teams_per_party
+FROM unnest(glicko2_balance(ARRAY(SELECT glicko2_rating(1000 + (hashint4(i) & 1023), 80) FROM generate_series(1, 24) i), 3,
+                            ARRAY(SELECT CASE WHEN i <= 6 THEN (i + 1) / 2 END FROM generate_series(1, 24) i)),
+            ARRAY(SELECT CASE WHEN i <= 6 THEN (i + 1) / 2 END FROM generate_series(1, 24) i)) u(t, p)
+WHERE p IS NOT NULL GROUP BY p ORDER BY p;
+
+-- NULL lobby or team count: no split; NULL parties: none.
+SELECT glicko2_balance(NULL) IS NULL AS null_lobby,
+       glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating()], NULL) IS NULL AS null_teams,
+       glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating()], 2, NULL) AS null_parties;
+
+-- Bad input: each a clear error naming the value.
+SELECT glicko2_team_win_probability(ARRAY[glicko2_rating(), NULL], ARRAY[glicko2_rating()]);
+SELECT glicko2_team_win_probability(ARRAY[glicko2_rating()], ARRAY[(1500, 0, 0.06)::glicko2_rating]);
+SELECT glicko2_team_win_probability(ARRAY[('NaN', 350, 0.06)::glicko2_rating], ARRAY[glicko2_rating()]);
+SELECT glicko2_team_win_probability('{}', ARRAY[glicko2_rating()]);
+SELECT glicko2_team_win_probability(ARRAY[glicko2_rating()], ARRAY[(1500, NULL, 0.06)::glicko2_rating]);
+SELECT glicko2_balance(ARRAY[glicko2_rating(), NULL, glicko2_rating()]);
+SELECT glicko2_balance(ARRAY[glicko2_rating(), (1500, 'Infinity', 0.06)::glicko2_rating]);
+SELECT glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating(), glicko2_rating()], 4);
+SELECT glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating()], 1);
+SELECT glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating()], 0);
+SELECT glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating()], 65);
+SELECT glicko2_balance('{}');
+SELECT glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating(), glicko2_rating(), glicko2_rating()], 2, '{5,5,5,NULL}');
+SELECT glicko2_balance(ARRAY(SELECT glicko2_rating() FROM generate_series(1, 6)), 2, '{1,1,2,2,3,3}');
+SELECT glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating()], 2, '{1,2,3}');
+SELECT glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating()], 2, '{{1},{2}}');
+SELECT glicko2_balance(ARRAY[[glicko2_rating()], [glicko2_rating()]]);

@@ -1,0 +1,120 @@
+-- Matchmaking, queues: glicko2_pair and glicko2_lobbies take players from a
+-- queue table, lock them, delete them in the calling transaction.
+-- (Optimality against an independent exact matcher: test/shell/matchmaking_optimal.sh;
+-- two matchmakers at once: test/specs/matchmaking_concurrent.spec.)
+CREATE TABLE queue (player_id bigint PRIMARY KEY, rating glicko2_rating NOT NULL,
+                    queued_at timestamptz NOT NULL);
+
+-- Each block runs in one transaction, so now() and the waits are fixed.
+BEGIN;
+-- 1000 1090 1100 1190, max_gap 100, no widening.  Pairing the closest two
+-- first (1090-1100) would leave 1000 and 1190 (190 apart) unpaired; the
+-- whole pool's optimum is two pairs of 90.
+INSERT INTO queue VALUES (1, glicko2_rating(1000, 60), now()), (2, glicko2_rating(1090, 60), now()),
+                         (3, glicko2_rating(1100, 60), now()), (4, glicko2_rating(1190, 60), now());
+SELECT player_a, player_b, gap, round(p_win::numeric, 6) AS p_win,
+       p_win = glicko2_win_probability(rating_a, rating_b) AS p_is_win_probability, waited_a, waited_b
+FROM glicko2_pair('queue', max_gap => 100, widen => 0);
+-- The paired rows are gone from the queue, in this transaction.
+SELECT count(*) AS left_in_queue FROM queue;
+ROLLBACK;
+
+BEGIN;
+-- max_gap 50: 1000 (alone) waits; 1090-1100 pair; 1190 waits.
+INSERT INTO queue VALUES (1, glicko2_rating(1000, 60), now()), (2, glicko2_rating(1090, 60), now()),
+                         (3, glicko2_rating(1100, 60), now()), (4, glicko2_rating(1190, 60), now());
+SELECT player_a, player_b, gap FROM glicko2_pair('queue', max_gap => 50, widen => 0);
+SELECT player_id FROM queue ORDER BY player_id;
+-- A rollback puts every player back: nothing is lost.
+ROLLBACK;
+
+BEGIN;
+-- Widening: 1000 and 1190 (190 apart) with max_gap 100 and 5 points per
+-- second waited.  After 10 s the tolerance is 150: no pair; after 20 s for
+-- both, 200: a pair.  The tolerance is each player's: a pair needs both.
+INSERT INTO queue VALUES (1, glicko2_rating(1000, 60), now() - interval '30 s'),
+                         (2, glicko2_rating(1190, 60), now() - interval '10 s');
+SELECT count(*) AS pairs_when_one_waited_10s FROM glicko2_pair('queue', max_gap => 100, widen => 5);
+UPDATE queue SET queued_at = now() - interval '20 s' WHERE player_id = 2;
+SELECT player_a, player_b, gap, waited_a, waited_b FROM glicko2_pair('queue', max_gap => 100, widen => 5);
+-- NULL max_gap: no limit at all.
+INSERT INTO queue VALUES (5, glicko2_rating(0, 60), now()), (6, glicko2_rating(3000, 60), now());
+SELECT player_a, player_b, gap FROM glicko2_pair('queue', max_gap => NULL, widen => 0);
+-- An empty queue gives no pairs.
+SELECT count(*) AS from_empty_queue FROM glicko2_pair('queue');
+ROLLBACK;
+
+-- Other column names, text keys, an odd pool: 9 players, 4 pairs, the one
+-- left out is the one whose absence costs least.
+CREATE TABLE waiting (who text PRIMARY KEY, r glicko2_rating, since timestamptz);
+BEGIN;
+INSERT INTO waiting SELECT 'p' || i, glicko2_rating(1500 + 10 * i * i, 80), now() FROM generate_series(1, 9) i;
+SELECT player_a, player_b, gap
+FROM glicko2_pair('waiting', 1000, 0, player_column => 'who', rating_column => 'r', queued_column => 'since');
+SELECT who AS left_waiting FROM waiting;
+ROLLBACK;
+
+-- Lobbies: 25 players into 2v2 lobbies.  Runs of four in rating order (six
+-- lobbies, one player left), each split as glicko2_balance splits it, p_win
+-- the team's chance against the other team.
+BEGIN;
+INSERT INTO queue SELECT i, glicko2_rating(1000 + 20 * i + (hashint4(i) & 15), 40 + (hashint4(i + 99) & 127)), now()
+FROM generate_series(1, 25) i;
+CREATE TEMP TABLE lobbies AS SELECT * FROM glicko2_lobbies('queue', 2, max_gap => 100, widen => 0);
+SELECT lobby, team, string_agg(player_id, ',' ORDER BY player_id::int) AS players,
+       round(min(p_win)::numeric, 4) AS p_win
+FROM lobbies GROUP BY lobby, team ORDER BY lobby, team;
+SELECT player_id AS left_waiting FROM queue;
+-- Every lobby: the two teams' chances sum to 1; the split is glicko2_balance's.
+WITH l AS (SELECT lobby, array_agg(rating ORDER BY player_id) AS r, array_agg(team ORDER BY player_id) AS t
+           FROM lobbies GROUP BY lobby)
+SELECT bool_and(glicko2_balance(r) = t OR glicko2_balance(r) = array_replace(array_replace(array_replace(t, 1, 0), 2, 1), 0, 2))
+         AS split_is_balance
+FROM l;
+SELECT bool_and(abs(s - 1) < 1e-15) AS chances_sum_to_one
+FROM (SELECT lobby, sum(DISTINCT p_win) AS s FROM lobbies GROUP BY lobby) s;
+-- Team 1 holds the lobby's highest rated player.
+SELECT bool_and(team = 1) AS best_in_team_1
+FROM (SELECT DISTINCT ON (lobby) lobby, team FROM lobbies ORDER BY lobby, (rating).rating DESC) b;
+ROLLBACK;
+
+-- Three teams of two, and a max_gap that no six players fit.
+BEGIN;
+INSERT INTO queue SELECT i, glicko2_rating(1000 + 100 * i, 80), now() FROM generate_series(0, 5) i;
+SELECT count(*) AS players_in_lobbies FROM glicko2_lobbies('queue', 2, 3, max_gap => 400, widen => 0);
+SELECT lobby, team, string_agg(player_id, ',' ORDER BY player_id::int) AS players, round(min(p_win)::numeric, 6) AS p_win
+FROM glicko2_lobbies('queue', 2, 3, max_gap => 500, widen => 0) GROUP BY lobby, team ORDER BY lobby, team;
+ROLLBACK;
+
+-- Bad input: each a clear error naming the row or value, and nothing taken.
+\set SHOW_CONTEXT never
+CREATE TABLE loose (player_id int, rating glicko2_rating, queued_at timestamptz);
+INSERT INTO loose VALUES (1, glicko2_rating(), now()), (2, glicko2_rating(), now()), (2, glicko2_rating(), now());
+SELECT * FROM glicko2_pair('loose');
+DELETE FROM loose WHERE player_id = 2;
+INSERT INTO loose VALUES (3, NULL, now());
+SELECT * FROM glicko2_pair('loose');
+UPDATE loose SET rating = (1500, 'NaN', 0.06) WHERE player_id = 3;
+SELECT * FROM glicko2_pair('loose');
+UPDATE loose SET rating = (1500, -1, 0.06) WHERE player_id = 3;
+SELECT * FROM glicko2_lobbies('loose', 1);
+UPDATE loose SET rating = glicko2_rating(), queued_at = NULL WHERE player_id = 3;
+SELECT * FROM glicko2_pair('loose');
+UPDATE loose SET queued_at = now(), player_id = NULL WHERE player_id = 3;
+SELECT * FROM glicko2_pair('loose');
+SELECT count(*) AS still_queued FROM loose;
+DELETE FROM loose WHERE player_id IS NULL;
+SELECT * FROM glicko2_lobbies('loose', 0);
+SELECT * FROM glicko2_lobbies('loose', -3);
+SELECT * FROM glicko2_lobbies('loose', 2, 1);
+SELECT * FROM glicko2_lobbies('loose', 2, 65);
+SELECT * FROM glicko2_lobbies('loose', 1000000000, 64);
+SELECT * FROM glicko2_pair('loose', max_gap => -1);
+SELECT * FROM glicko2_pair('loose', max_gap => 'NaN');
+SELECT * FROM glicko2_pair('loose', widen => 'Infinity');
+SELECT * FROM glicko2_pair('loose', player_column => 'nobody');
+SELECT * FROM glicko2_pair('loose', rating_column => 'queued_at');
+SELECT * FROM glicko2_pair('loose', queued_column => 'rating');
+SELECT * FROM glicko2_pair(NULL);
+SELECT * FROM glicko2_pair('no_such_queue');
+SELECT count(*) AS still_queued FROM loose;

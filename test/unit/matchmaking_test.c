@@ -1,0 +1,471 @@
+/*
+ * matchmaking_test.c — unit tests of matchmaking_math.c against independent
+ * brute force: every assignment of players to teams for glicko2_balance,
+ * every matching of a small pool for the pairing programme.
+ * With --gap, prints the heuristic's gap to the exact split at 16, 20 and
+ * 24 players (bench/matchmaking.sh reports it).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "matchmaking_math.h"
+
+static int	checks;
+static int	failures;
+
+#define CHECK(cond) check((cond), #cond, __LINE__)
+
+static void
+check(int ok, const char *what, int line)
+{
+	checks++;
+	if (!ok)
+	{
+		failures++;
+		printf("FAILED line %d: %s\n", line, what);
+	}
+}
+
+static void *
+zalloc(size_t size)
+{
+	void	   *p = calloc(1, size ? size : 1);
+
+	if (!p)
+		abort();
+	return p;
+}
+
+static const MmEnv env = {NULL, zalloc, free};
+
+/* A fixed generator: the same pools on every machine. */
+static unsigned long long rng_state = 88172645463325252ULL;
+
+static double
+uniform(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (rng_state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static void
+random_lobby(Glicko2Rating *p, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		p[i].rating = 1000 + 1000 * uniform();
+		p[i].rd = 30 + 320 * uniform();
+		p[i].volatility = 0.06;
+	}
+}
+
+/* The cost of a split the slow way: gather each team, glicko_team_win_probability. */
+static double
+brute_cost(const Glicko2Rating *p, int n, const int *team, int teams)
+{
+	Glicko2Rating *members = malloc(sizeof(Glicko2Rating) * n * teams);
+	int			count[MM_MAX_TEAMS] = {0};
+	double		worst = 0.0;
+
+	for (int i = 0; i < n; i++)
+		members[(team[i] - 1) * n + count[team[i] - 1]++] = p[i];
+	for (int a = 0; a < teams; a++)
+		for (int b = a + 1; b < teams; b++)
+		{
+			double		c = fabs(glicko_team_win_probability(members + a * n, count[a],
+															  members + b * n, count[b]) - 0.5);
+
+			if (c > worst)
+				worst = c;
+		}
+	free(members);
+	return worst;
+}
+
+/* A valid split: team sizes floor or ceil of n/teams, parties together. */
+static int
+valid_split(int n, const int *team, int teams, const int *party)
+{
+	int			count[MM_MAX_TEAMS] = {0},
+				big = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		if (team[i] < 1 || team[i] > teams)
+			return 0;
+		count[team[i] - 1]++;
+		for (int j = 0; party && j < i; j++)
+			if (party[i] > 0 && party[j] == party[i] && team[j] != team[i])
+				return 0;
+	}
+	for (int t = 0; t < teams; t++)
+	{
+		if (count[t] != n / teams && count[t] != n / teams + 1)
+			return 0;
+		big += count[t] == n / teams + 1;
+	}
+	return n % teams == 0 || big == n % teams;
+}
+
+/* Every assignment of n players to teams (teams^n of them): the least cost. */
+static double
+brute_balance(const Glicko2Rating *p, int n, int teams, const int *party)
+{
+	int			team[32];
+	double		best = INFINITY;
+	long		total = 1;
+
+	for (int i = 0; i < n; i++)
+		total *= teams;
+	for (long code = 0; code < total; code++)
+	{
+		long		c = code;
+
+		for (int i = 0; i < n; i++)
+		{
+			team[i] = 1 + c % teams;
+			c /= teams;
+		}
+		if (valid_split(n, team, teams, party))
+		{
+			double		cost = brute_cost(p, n, team, teams);
+
+			if (cost < best)
+				best = cost;
+		}
+	}
+	return best;
+}
+
+static void
+test_balance_brute(void)
+{
+	/* (players, teams): 2^16, 3^12 and 4^10 assignments at most. */
+	static const int cases[][2] = {
+		{2, 2}, {3, 2}, {4, 2}, {5, 2}, {7, 2}, {8, 2}, {10, 2}, {11, 2}, {12, 2},
+		{14, 2}, {16, 2}, {3, 3}, {6, 3}, {7, 3}, {9, 3}, {10, 3}, {12, 3},
+		{8, 4}, {9, 4}, {10, 4}
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		for (int rep = 0; rep < 3; rep++)
+		{
+			int			n = cases[c][0],
+						teams = cases[c][1],
+						team[32],
+						party[32],
+						bad = 0;
+			int			use_parties = rep == 2 && n >= 4;
+			Glicko2Rating p[32];
+			bool		exact;
+			MmStatus	s;
+
+			random_lobby(p, n);
+			/* Some lobbies with two parties of two (fits whenever teams have 2+). */
+			for (int i = 0; i < n; i++)
+				party[i] = use_parties && i < 4 && n / teams >= 2 ? 1 + i / 2 : 0;
+			s = mm_balance(p, party, n, teams, team, &exact, &bad, &env);
+			CHECK(s == MM_OK);
+			CHECK(exact);
+			CHECK(valid_split(n, team, teams, party));
+			CHECK(fabs(brute_cost(p, n, team, teams) - brute_balance(p, n, teams, party)) < 1e-12);
+			CHECK(fabs(mm_split_cost(p, n, team, teams) - brute_cost(p, n, team, teams)) < 1e-12);
+			/* Numbered by first player. */
+			CHECK(team[0] == 1);
+		}
+}
+
+static void
+test_balance_cases(void)
+{
+	int			team[8],
+				bad = 0;
+	bool		exact;
+
+	/* 2v2: without parties 1800+1300 against 1600+1500, both 1550. */
+	{
+		Glicko2Rating p[4] = {{1800, 50, .06}, {1600, 50, .06}, {1500, 50, .06}, {1300, 50, .06}};
+		int			party[4] = {1, 1, 0, 0};
+		int			want_free[4] = {1, 2, 2, 1},
+					want_party[4] = {1, 1, 2, 2};
+
+		CHECK(mm_balance(p, NULL, 4, 2, team, &exact, &bad, &env) == MM_OK);
+		CHECK(memcmp(team, want_free, sizeof(want_free)) == 0);
+		CHECK(mm_split_cost(p, 4, team, 2) == 0.0);
+		/* The party of the two best must play together: the only split left. */
+		CHECK(mm_balance(p, party, 4, 2, team, &exact, &bad, &env) == MM_OK);
+		CHECK(memcmp(team, want_party, sizeof(want_party)) == 0);
+		/* 1700 against 1400 with RD 50 on both sides. */
+		{
+			Glicko2Rating a = {1700, 50, .06},
+						b = {1400, 50, .06};
+
+			CHECK(fabs(mm_split_cost(p, 4, team, 2) - (glicko2_win_probability(&a, &b) - 0.5)) < 1e-15);
+		}
+	}
+	/* 3 teams of 2: 1000..1500 pair outside in, every team 1250. */
+	{
+		Glicko2Rating p[6];
+		int			want[6] = {1, 2, 3, 3, 2, 1};
+
+		for (int i = 0; i < 6; i++)
+			p[i] = (Glicko2Rating) {1000 + 100 * i, 80, .06};
+		CHECK(mm_balance(p, NULL, 6, 3, team, &exact, &bad, &env) == MM_OK);
+		CHECK(memcmp(team, want, sizeof(want)) == 0);
+		CHECK(mm_split_cost(p, 6, team, 3) == 0.0);
+	}
+	/* Uneven: 5 players in 2 teams are 3 and 2. */
+	{
+		Glicko2Rating p[5] = {{1500, 50, .06}, {1500, 50, .06}, {1500, 50, .06}, {1500, 50, .06}, {1500, 50, .06}};
+
+		CHECK(mm_balance(p, NULL, 5, 2, team, &exact, &bad, &env) == MM_OK);
+		CHECK(valid_split(5, team, 2, NULL));
+	}
+	/* Errors. */
+	{
+		Glicko2Rating p[6];
+		int			big_party[6] = {0, 7, 7, 7, 7, 0},
+					unpackable[6] = {1, 1, 2, 2, 3, 3};
+
+		random_lobby(p, 6);
+		CHECK(mm_balance(p, NULL, 1, 2, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
+		CHECK(mm_balance(p, NULL, 6, 1, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
+		CHECK(mm_balance(p, NULL, 6, 7, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
+		CHECK(mm_balance(p, big_party, 6, 2, team, &exact, &bad, &env) == MM_PARTY_TOO_LARGE);
+		CHECK(bad == 7);
+		/* Three parties of two cannot fill two teams of three. */
+		CHECK(mm_balance(p, unpackable, 6, 2, team, &exact, &bad, &env) == MM_PARTIES_DO_NOT_FIT);
+		CHECK(mm_balance_heuristic(p, unpackable, 6, 2, team, &bad, &env) == MM_PARTIES_DO_NOT_FIT);
+	}
+}
+
+/* The heuristic splits validly and never beats the exact search. */
+static void
+test_heuristic(void)
+{
+	for (int rep = 0; rep < 20; rep++)
+	{
+		Glicko2Rating p[20];
+		int			exact_team[20],
+					heur_team[20],
+					party[20] = {0},
+					bad;
+		int			n = 10 + rep % 11,
+					teams = 2 + rep % 3;
+
+		if (n / teams < 2)
+			continue;
+		random_lobby(p, n);
+		party[0] = party[1] = 5;
+		CHECK(mm_balance_exact(p, party, n, teams, exact_team, &bad, &env) == MM_OK);
+		CHECK(mm_balance_heuristic(p, party, n, teams, heur_team, &bad, &env) == MM_OK);
+		CHECK(valid_split(n, heur_team, teams, party));
+		CHECK(mm_split_cost(p, n, heur_team, teams) >= mm_split_cost(p, n, exact_team, teams) - 1e-15);
+	}
+}
+
+/* Deterministic: the same lobby, the same split. */
+static void
+test_deterministic(void)
+{
+	Glicko2Rating p[24];
+	int			a[24],
+				b[24],
+				bad;
+	bool		exact;
+
+	random_lobby(p, 24);
+	CHECK(mm_balance(p, NULL, 24, 3, a, &exact, &bad, &env) == MM_OK);
+	CHECK(!exact);
+	CHECK(mm_balance(p, NULL, 24, 3, b, &exact, &bad, &env) == MM_OK);
+	CHECK(memcmp(a, b, sizeof(a)) == 0);
+	CHECK(mm_balance(p, NULL, 16, 2, a, &exact, &bad, &env) == MM_OK);
+	CHECK(exact);
+	CHECK(mm_balance(p, NULL, 16, 2, b, &exact, &bad, &env) == MM_OK);
+	CHECK(memcmp(a, b, sizeof(int) * 16) == 0);
+}
+
+/* Pairing: may players i and j meet?  Everyone rated from r[i] to r[j] tolerates the gap. */
+static int
+allowed(const double *r, const double *tol, int n, int i, int j)
+{
+	double		lo = fmin(r[i], r[j]),
+				hi = fmax(r[i], r[j]);
+
+	for (int k = 0; k < n; k++)
+		if (r[k] >= lo && r[k] <= hi && hi - lo > tol[k])
+			return 0;
+	return 1;
+}
+
+/* Every matching: the most pairs, then the least sum of squared gaps. */
+static void
+brute_pairs(const double *r, const double *tol, int n, int *used, int pairs,
+			double cost, int *best_pairs, double *best_cost)
+{
+	int			i = 0;
+
+	while (i < n && used[i])
+		i++;
+	if (i == n)
+	{
+		if (pairs > *best_pairs || (pairs == *best_pairs && cost < *best_cost))
+		{
+			*best_pairs = pairs;
+			*best_cost = cost;
+		}
+		return;
+	}
+	used[i] = 1;
+	brute_pairs(r, tol, n, used, pairs, cost, best_pairs, best_cost);	/* i waits */
+	for (int j = i + 1; j < n; j++)
+		if (!used[j] && allowed(r, tol, n, i, j))
+		{
+			used[j] = 1;
+			brute_pairs(r, tol, n, used, pairs + 1, cost + (r[j] - r[i]) * (r[j] - r[i]),
+						best_pairs, best_cost);
+			used[j] = 0;
+		}
+	used[i] = 0;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a,
+				y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+static void
+test_pairing_brute(void)
+{
+	for (int rep = 0; rep < 400; rep++)
+	{
+		int			n = 1 + rep % 11,
+					first[16],
+					used[16] = {0},
+					best_pairs = -1;
+		double		r[16],
+					tol[16],
+					work[4 * 17],
+					cost = 0.0,
+					best_cost = INFINITY;
+		int			games;
+
+		for (int i = 0; i < n; i++)
+		{
+			/* Ties now and then: ratings on a coarse grid. */
+			r[i] = rep % 3 == 0 ? 1400 + 50 * (int) (6 * uniform()) : 1200 + 600 * uniform();
+			tol[i] = 30 + 300 * uniform();
+		}
+		qsort(r, n, sizeof(double), cmp_double);
+		games = mm_group_runs(r, tol, n, 2, first, work, &env);
+		for (int g = 0; g < games; g++)
+		{
+			int			i = first[g];
+
+			CHECK(allowed(r, tol, n, i, i + 1));
+			CHECK(g == 0 || first[g] >= first[g - 1] + 2);
+			cost += (r[i + 1] - r[i]) * (r[i + 1] - r[i]);
+		}
+		brute_pairs(r, tol, n, used, 0, 0.0, &best_pairs, &best_cost);
+		CHECK(games == best_pairs);
+		CHECK(fabs(cost - best_cost) <= 1e-9 * (1.0 + best_cost));
+	}
+}
+
+/* Lobbies: runs of the size asked for, each within every member's tolerance. */
+static void
+test_runs(void)
+{
+	double		r[12] = {1000, 1010, 1020, 1030, 1300, 1310, 1320, 1330, 1340, 2000, 2001, 2002};
+	double		tol[12];
+	double		work[4 * 13];
+	int			first[12];
+
+	for (int i = 0; i < 12; i++)
+		tol[i] = 100;
+	/* Two games of four: 1000-1030 and 1300-1330 (or 1310-1340: costlier? equal). */
+	CHECK(mm_group_runs(r, tol, 12, 4, first, work, &env) == 2);
+	CHECK(first[0] == 0);
+	CHECK(first[1] == 4);
+	/* A tolerance of 5 allows only 2000-2001 or 2001-2002 pairs: one game. */
+	for (int i = 0; i < 12; i++)
+		tol[i] = 5;
+	CHECK(mm_group_runs(r, tol, 12, 2, first, work, &env) == 1);
+	CHECK(first[0] == 9);
+	CHECK(mm_group_runs(r, tol, 0, 2, first, work, &env) == 0);
+}
+
+/* The heuristic's gap to the exact split, two teams. */
+static void
+print_gap(void)
+{
+	static const int sizes[] = {16, 20, 24};
+
+	printf("players  lobbies  mean gap |p-0.5|  max gap     exact found by heuristic  exact ms  heuristic ms\n");
+	for (size_t s = 0; s < 3; s++)
+	{
+		int			n = sizes[s],
+					lobbies = 100,
+					same = 0,
+					team[24],
+					bad;
+		double		sum = 0.0,
+					worst = 0.0,
+					exact_ms = 0.0,
+					heur_ms = 0.0;
+
+		for (int l = 0; l < lobbies; l++)
+		{
+			Glicko2Rating p[24];
+			double		e,
+						h;
+			clock_t		t0,
+						t1,
+						t2;
+
+			random_lobby(p, n);
+			t0 = clock();
+			mm_balance_exact(p, NULL, n, 2, team, &bad, &env);
+			t1 = clock();
+			e = mm_split_cost(p, n, team, 2);
+			mm_balance_heuristic(p, NULL, n, 2, team, &bad, &env);
+			t2 = clock();
+			h = mm_split_cost(p, n, team, 2);
+			exact_ms += 1000.0 * (t1 - t0) / CLOCKS_PER_SEC;
+			heur_ms += 1000.0 * (t2 - t1) / CLOCKS_PER_SEC;
+			sum += h - e;
+			if (h - e > worst)
+				worst = h - e;
+			same += h - e <= 1e-15;
+		}
+		printf("%7d  %7d  %16.3g  %10.3g  %25d  %8.3f  %12.3f\n", n, lobbies,
+			   sum / lobbies, worst, same, exact_ms / lobbies, heur_ms / lobbies);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "--gap") == 0)
+	{
+		print_gap();
+		return 0;
+	}
+	test_balance_brute();
+	test_balance_cases();
+	test_heuristic();
+	test_deterministic();
+	test_pairing_brute();
+	test_runs();
+	printf("%d checks, %d failed\n", checks, failures);
+	return failures ? 1 : 0;
+}
