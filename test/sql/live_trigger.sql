@@ -2,6 +2,9 @@
 -- both players: RD grown for the time since rated_at, then glicko2_game at
 -- t = 0 from both pre-game ratings; new players added; errors rate nothing.
 SET TimeZone = 'UTC';
+-- A schema of its own: other tests leave tables named ratings and games.
+CREATE SCHEMA live;
+SET search_path = live, public;
 CREATE TABLE ratings (player_id int PRIMARY KEY, rating glicko2_rating, rated_at timestamptz);
 CREATE TABLE games (id serial PRIMARY KEY, player_id int, opponent_id int, score float8,
                     played_at timestamptz);
@@ -163,8 +166,7 @@ SELECT player_id, rating FROM big ORDER BY 1;
 CREATE TABLE guarded (period int, player_id int, opponent_id int, score float8, played_at timestamptz);
 CREATE TABLE closed_ratings (player_id int PRIMARY KEY, rating glicko2_rating);
 CREATE TABLE live_ratings (player_id int PRIMARY KEY, rating glicko2_rating, rated_at timestamptz);
-CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON guarded
-  FOR EACH ROW EXECUTE FUNCTION glicko2_refuse_closed_games('closed_ratings');
+CALL glicko2_guard_games('guarded');
 CREATE TRIGGER rate_live AFTER INSERT ON guarded
   FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('live_ratings');
 INSERT INTO guarded VALUES (1, 1, 2, 1, '2026-01-01');
@@ -200,7 +202,7 @@ SELECT player_id, rating, rated_at FROM part_ratings ORDER BY 1;
 CREATE TABLE rebuilt AS SELECT * FROM ratings WHERE false;
 ALTER TABLE rebuilt ADD PRIMARY KEY (player_id);
 CREATE TEMP TABLE replay_games (LIKE games);
-CREATE TRIGGER rate AFTER INSERT ON replay_games FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('public.rebuilt');
+CREATE TRIGGER rate AFTER INSERT ON replay_games FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('live.rebuilt');
 TRUNCATE ratings, games;
 INSERT INTO games (player_id, opponent_id, score, played_at)
 SELECT 1 + (i * 7) % 6, 1 + (i * 7 + 1 + i % 5) % 6, (i % 3) / 2.0, '2026-08-01'::timestamptz + i * interval '5 hours'
@@ -211,18 +213,21 @@ FROM ratings r JOIN rebuilt b USING (player_id);
 
 -- Hostile objects on the search_path of the writer are never called: the
 -- trigger's statements name the ratings table, its types and its equality
--- operator by schema.
+-- operator by schema.  (evil.ratings would be found first by an unqualified
+-- name; the trigger's unqualified 'ratings' means the games table's schema.)
 CREATE SCHEMA evil;
 CREATE FUNCTION evil.int_eq(int, int) RETURNS boolean LANGUAGE plpgsql AS
   $$BEGIN RAISE EXCEPTION 'hostile =(int, int) called'; END$$;
 CREATE OPERATOR evil.= (LEFTARG = int, RIGHTARG = int, FUNCTION = evil.int_eq);
 CREATE TABLE evil.ratings (player_id int PRIMARY KEY, rating glicko2_rating, rated_at timestamptz);
 SET search_path = evil, public, pg_catalog;
-INSERT INTO public.games (player_id, opponent_id, score, played_at) VALUES (1, 2, 1, '2026-09-01');
-RESET search_path;
+INSERT INTO live.games (player_id, opponent_id, score, played_at) VALUES (1, 2, 1, '2026-09-01');
+SET search_path = live, public;
 SELECT (SELECT count(*) FROM evil.ratings) AS evil_rows,
        (SELECT rated_at FROM ratings WHERE player_id = 1) = '2026-09-01' AS rated_in_public;
+SET client_min_messages = warning;
 DROP SCHEMA evil CASCADE;
+RESET client_min_messages;
 
 -- Misuse: clear errors at the first game, each with its SQLSTATE and hint.
 CREATE TABLE g2 (player_id int, opponent_id int, score float8, played_at timestamptz, p text, t timestamp);
@@ -265,3 +270,6 @@ UNION ALL
 SELECT 'AFTER INSERT FOR EACH STATEMENT', '''ratings''', misuse('AFTER INSERT', '''ratings''', 'STATEMENT');
 \pset format aligned
 SELECT count(*) AS g2_games FROM g2;
+RESET search_path;
+SET client_min_messages = warning;
+DROP SCHEMA live, league CASCADE;
