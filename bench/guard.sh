@@ -87,7 +87,7 @@ BEGIN
 END
 $$;
 SELECT make('plain', false), make('guarded', false), make('plpgsql', false),
-       make('part', true), make('part_guarded', true);
+       make('part', true), make('part_guarded', true) \g /dev/null
 CALL glicko2_guard_games('guarded');
 CALL glicko2_guard_games('part_guarded');
 CREATE TRIGGER old_guard BEFORE INSERT OR UPDATE OR DELETE ON plpgsql

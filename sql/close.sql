@@ -209,6 +209,91 @@ $$;
 COMMENT ON PROCEDURE glicko2_guard_games(regclass, name) IS
   'Attaches glicko2_refuse_closed_games (BEFORE INSERT OR UPDATE OR DELETE per row, BEFORE TRUNCATE per statement) to every table and partition games are read from that lacks it; needs the TRIGGER privilege on them';
 
+-- A partition created in or attached to a guarded partitioned table gets
+-- the row guard from PostgreSQL (a clone) but no TRUNCATE guard, and an
+-- attached table may already hold games of closed periods, which no row
+-- trigger sees arrive and no close will rate.  At the end of CREATE TABLE
+-- and ALTER TABLE, each such new partition (an enabled row guard cloned from
+-- its parent, no TRUNCATE guard, a parent that has one) is refused if it
+-- holds a game at or before a period its guard covers as closed, and
+-- otherwise gets its parent's TRUNCATE guard.
+CREATE FUNCTION glicko2_guard_new_partitions()
+  RETURNS event_trigger
+  LANGUAGE plpgsql
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  part record;
+  scope record;
+  last record;
+  col_type regtype;
+  raw bytea;
+  pos int;
+  args text[];
+  found text;
+  created boolean := true;
+BEGIN
+  -- (again while a pass guarded a partition: its own partitions come next)
+  WHILE created LOOP
+    created := false;
+    FOR part IN
+      SELECT DISTINCT t.relid::regclass AS rel, rg.oid AS row_guard, pt.tgargs, pt.tgnargs
+      FROM pg_event_trigger_ddl_commands() c
+      CROSS JOIN LATERAL pg_partition_tree(c.objid) t
+      JOIN pg_inherits i ON i.inhrelid = t.relid
+      JOIN pg_trigger rg ON rg.tgrelid = t.relid AND rg.tgparentid <> 0 AND rg.tgenabled IN ('O', 'A')
+                        AND rg.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
+      JOIN pg_trigger pt ON pt.tgrelid = i.inhparent AND (pt.tgtype::int & 32) <> 0
+                        AND pt.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
+      WHERE c.classid = 'pg_class'::regclass AND c.command_tag IN ('CREATE TABLE', 'ALTER TABLE')
+        AND NOT EXISTS (SELECT FROM pg_trigger x
+                        WHERE x.tgrelid = t.relid AND (x.tgtype::int & 32) <> 0
+                          AND x.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure)
+    LOOP
+      scope := @extschema@.glicko2_guard_scope(part.row_guard);
+      col_type := NULL;
+      FOR last IN
+        SELECT DISTINCT ON (c.ratings) c.ratings, c.period
+        FROM @extschema@.glicko2_closes c
+        WHERE c.ratings = ANY (scope.named) OR c.games_table = ANY (scope.games)
+        ORDER BY c.ratings, c.close_number DESC
+      LOOP
+        col_type := coalesce(col_type, @extschema@.glicko2_column_type(part.rel, scope.period_column, 'period_column'));
+        EXECUTE format('SELECT CAST(g.%1$I AS text) FROM %2$s g WHERE g.%1$I <= CAST($1 AS %3$s) ORDER BY g.%1$I LIMIT 1',
+                       scope.period_column, part.rel, col_type)
+          INTO found USING last.period;
+        IF found IS NOT NULL THEN
+          RAISE EXCEPTION 'partition % refused: it holds games of period %, and % has closed period %',
+                          part.rel, found, last.ratings, last.period
+            USING ERRCODE = '55000',
+                  DETAIL = 'Games of a closed period attached in a partition would never be rated.',
+                  HINT = 'Write them to an open period, or lift the guard (ALTER TABLE ... DISABLE TRIGGER refuse_closed_games) to attach them and recompute.';
+        END IF;
+      END LOOP;
+      -- (the arguments as the parent's TRUNCATE guard has them, NUL-separated)
+      args := '{}';
+      raw := part.tgargs;
+      FOR i IN 1 .. part.tgnargs LOOP
+        pos := position(decode('00', 'hex') IN raw);
+        args := args || quote_literal(convert_from(substring(raw FROM 1 FOR pos - 1), getdatabaseencoding()));
+        raw := substring(raw FROM pos + 1);
+      END LOOP;
+      EXECUTE format('CREATE TRIGGER refuse_closed_truncate BEFORE TRUNCATE ON %s'
+                     ' FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.glicko2_refuse_closed_games(%s)',
+                     part.rel, array_to_string(args, ', '));
+      created := true;
+    END LOOP;
+  END LOOP;
+END
+$$;
+COMMENT ON FUNCTION glicko2_guard_new_partitions() IS
+  'Event trigger function (ddl_command_end of CREATE TABLE and ALTER TABLE): refuses a partition created in or attached to a guarded partitioned table that holds games of a closed period, and gives the others their parent''s TRUNCATE guard';
+CREATE EVENT TRIGGER glicko2_guard_new_partitions ON ddl_command_end
+  WHEN TAG IN ('CREATE TABLE', 'ALTER TABLE')
+  EXECUTE FUNCTION glicko2_guard_new_partitions();
+COMMENT ON EVENT TRIGGER glicko2_guard_new_partitions IS
+  'Guards partitions created in or attached to a guarded partitioned table (glicko2_guard_new_partitions)';
+
 -- The computation of a close in one pass (src/close_pass.c, which documents
 -- it): pre-period ratings into a hash table, the period's games streamed once,
 -- every player's new rating returned; bad games refused before any row.

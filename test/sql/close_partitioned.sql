@@ -123,24 +123,47 @@ SELECT count(*) AS games_left FROM sub_games;
 
 -- Partitions added after the close: one created as PARTITION OF, one
 -- attached (a default partition); their row guard is cloned from the
--- partitioned table, so they refuse closed periods at once.
+-- partitioned table, so they refuse closed periods at once, and the event
+-- trigger glicko2_guard_new_partitions gives them the TRUNCATE guard.
 CREATE TABLE list_0 PARTITION OF list_games FOR VALUES IN (0);
 CREATE TABLE range_old (LIKE plain_games);
 ALTER TABLE range_games ATTACH PARTITION range_old DEFAULT;
+SELECT t.tgrelid::regclass AS "table", t.tgname, t.tgparentid <> 0 AS clone
+FROM pg_trigger t WHERE t.tgrelid IN ('list_0'::regclass, 'range_old'::regclass) ORDER BY 1, 2;
 SELECT s AS statement, try(s) AS result FROM (VALUES
   ('INSERT INTO list_games VALUES (0, 1, 2, 1)'),
   ('INSERT INTO list_0 VALUES (0, 1, 2, 1)'),
   ('INSERT INTO range_games VALUES (0, 1, 2, 1)'),
   ('INSERT INTO range_old VALUES (-5, 1, 2, 1)')) v(s);
--- They lack their own TRUNCATE guard (statement triggers are not cloned):
--- the next close says so and refuses until they have it.
-SELECT try($$CALL glicko2_close_period('r_range', 'range_games', 3)$$);
-SELECT try($$CALL glicko2_close_period('r_list', 'list_games', 3)$$);
-CALL glicko2_guard_games('range_games');
-CALL glicko2_guard_games('list_games');
 CALL glicko2_close_period('r_range', 'range_games', 3);
 CALL glicko2_close_period('r_list', 'list_games', 3);
 SELECT try('TRUNCATE range_old');
+-- A table holding games of a closed period cannot be attached: they would
+-- never be rated.  Holding only open periods, it can.
+CREATE TABLE list_old (LIKE plain_games);
+INSERT INTO list_old VALUES (-1, 1, 2, 1), (-2, 1, 2, 0);
+SELECT try($$ALTER TABLE list_games ATTACH PARTITION list_old FOR VALUES IN (-1, -2)$$);
+CREATE TABLE list_next (LIKE plain_games);
+INSERT INTO list_next VALUES (4, 1, 2, 1);
+SELECT try($$ALTER TABLE list_games ATTACH PARTITION list_next FOR VALUES IN (4)$$);
+SELECT count(*) AS gaps FROM glicko2_guard_gaps('list_games', 'r_list');
+-- A sub-partitioned table attached: refused if any of its partitions holds a
+-- closed period; otherwise every level gets the TRUNCATE guard.
+CREATE TABLE list_sub (LIKE plain_games) PARTITION BY LIST (period);
+CREATE TABLE list_sub_5 PARTITION OF list_sub FOR VALUES IN (5);
+CREATE TABLE list_sub_old PARTITION OF list_sub FOR VALUES IN (-3);
+INSERT INTO list_sub VALUES (-3, 1, 2, 1), (5, 1, 2, 1);
+SELECT try($$ALTER TABLE list_games ATTACH PARTITION list_sub FOR VALUES IN (5, -3)$$);
+DELETE FROM list_sub WHERE period = -3;
+SELECT try($$ALTER TABLE list_games ATTACH PARTITION list_sub FOR VALUES IN (5, -3)$$);
+SELECT t.tgrelid::regclass AS "table", t.tgname FROM pg_trigger t
+WHERE t.tgrelid::regclass::text LIKE 'list_sub%' ORDER BY 1, 2;
+SELECT try('INSERT INTO list_sub_old VALUES (-3, 1, 2, 1)');
+-- A partition created without the guard's help (its TRUNCATE guard dropped)
+-- is a gap the next close names.
+DROP TRIGGER refuse_closed_truncate ON list_next;
+SELECT * FROM glicko2_guard_gaps('list_games', 'r_list');
+CALL glicko2_guard_games('list_games');
 -- A partition whose own guard is disabled is a gap too.
 ALTER TABLE list_1 DISABLE TRIGGER refuse_closed_games;
 SELECT * FROM glicko2_guard_gaps('list_games', 'r_list');
