@@ -505,26 +505,6 @@ rating_datum(LiveTrigger *t, const Glicko2Rating *r)
 	return HeapTupleGetDatum(heap_form_tuple(t->rating_desc, values, nulls));
 }
 
-static double
-score_as_float8(Oid type, Datum d)
-{
-	switch (type)
-	{
-		case FLOAT8OID:
-			return DatumGetFloat8(d);
-		case FLOAT4OID:
-			return (double) DatumGetFloat4(d);
-		case INT2OID:
-			return (double) DatumGetInt16(d);
-		case INT4OID:
-			return (double) DatumGetInt32(d);
-		case INT8OID:
-			return (double) DatumGetInt64(d);
-		default:
-			return DatumGetFloat8(DirectFunctionCall1(numeric_float8, d));
-	}
-}
-
 static const Glicko2Rating unrated = {
 	GLICKO2_DEFAULT_RATING, GLICKO2_DEFAULT_RD, GLICKO2_DEFAULT_VOLATILITY
 };
