@@ -1,8 +1,8 @@
 /*
  * matchmaking_math.c — fair teams for a lobby (exhaustive search with
  * symmetry breaking and bounds, or greedy, improving swaps and seeded random
- * restarts beyond it),
- * and games from a waiting pool (a dynamic programme over the rating order).
+ * restarts beyond it), and games from a waiting pool (a dynamic programme
+ * over the rating order).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -416,12 +416,6 @@ greedy_place(Teams *t, const Units *u, int *unit_team, bool worst_fit)
 	return true;
 }
 
-/*
- * Beyond the exact limit: units placed greedily (highest rated first, each
- * into the team with the lowest rating sum per place), then the best
- * improving swap of two equal-sized units between teams, repeated until no
- * swap lowers the cost (or the round bounds of matchmaking_math.h).
- */
 /* Best improving swaps of two equal-sized units between teams until none
  * lowers the cost (or MM_MAX_SWAP_ROUNDS); returns the cost reached. */
 static double
