@@ -222,6 +222,38 @@ SELECT s AS statement, try(s) AS result FROM (VALUES
   ('TRUNCATE view_games'),
   ('TRUNCATE extra_games')) v(s);
 
+-- A matches table (glicko2_close_matches, one row per player per match)
+-- partitioned by its period column, here named round: guarded the same way,
+-- with the same ratings as from a plain matches table.
+CREATE TABLE plain_matches (match_id int, round text, player_id int, team int, place int);
+INSERT INTO plain_matches
+SELECT m, r, p, 1 + (p + m) % 2, 1 + ((p + m) % 2 + m) % 2
+FROM (VALUES ('2024-01'), ('2024-02')) rr(r), generate_series(1, 10) m,
+     LATERAL (SELECT 1 + (m * 3 + k) % 30 AS p FROM generate_series(0, 3) k) x;
+CREATE TABLE part_matches (LIKE plain_matches) PARTITION BY LIST (round);
+CREATE TABLE part_matches_01 PARTITION OF part_matches FOR VALUES IN ('2024-01');
+CREATE TABLE part_matches_rest PARTITION OF part_matches DEFAULT;
+INSERT INTO part_matches SELECT * FROM plain_matches;
+CALL glicko2_guard_games('plain_matches', period_column => 'round');
+CALL glicko2_guard_games('part_matches', period_column => 'round');
+CREATE TABLE rm_plain (LIKE base INCLUDING ALL);
+CREATE TABLE rm_part (LIKE base INCLUDING ALL);
+INSERT INTO rm_plain SELECT * FROM base;
+INSERT INTO rm_part SELECT * FROM base;
+CALL glicko2_close_matches('rm_plain', 'plain_matches', '2024-01'::text, period_column => 'round');
+CALL glicko2_close_matches('rm_part', 'part_matches', '2024-01'::text, period_column => 'round');
+SELECT count(*) FILTER (WHERE a.rating IS NOT DISTINCT FROM b.rating) AS same_bits,
+       count(*) FILTER (WHERE a.rating IS DISTINCT FROM s.rating) AS moved
+FROM rm_plain a JOIN rm_part b USING (player_id) JOIN base s USING (player_id);
+SELECT s AS statement, try(s) AS result FROM (VALUES
+  ($$INSERT INTO part_matches VALUES (99, '2024-01', 1, 1, 1)$$),
+  ($$INSERT INTO part_matches VALUES (99, '2023-12', 1, 1, 1)$$),
+  ($$UPDATE part_matches SET round = '2024-01' WHERE round = '2024-02' AND match_id = 1$$),
+  ($$DELETE FROM part_matches_01 WHERE match_id = 1$$),
+  ($$TRUNCATE part_matches_01$$),
+  ($$INSERT INTO part_matches VALUES (99, '2024-03', 1, 1, 1)$$)) v(s);
+SELECT try($$CALL glicko2_close_matches('rm_part', 'part_matches', '2024-01'::text, period_column => 'round')$$);
+
 -- What a close records when the caller opts out: a partitioned table
 -- without guards closes with unguarded => true, and says so.
 CREATE TABLE bare_games (LIKE plain_games) PARTITION BY LIST (period);
