@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# pg-versions.sh SRC... — the extension on every PostgreSQL version you have
+# pg-versions.sh SRC|PG_CONFIG... — the extension on every PostgreSQL version you have
 # the source of (not in CI, which cannot fetch them).  For each source tree
 # (e.g. `git archive` of a "Stamp N.M" commit of postgresql-cfbot/postgresql,
 # or a Debian .orig tarball unpacked):
@@ -9,7 +9,8 @@
 #     built with -Werror and assertions, unit, regress, isolation and shell
 #     tests in a throwaway cluster of that server),
 #   - with CITUS_SRC set, on 16 and later: tools/citus.sh against that server,
-# and prints one Markdown table row per server.  A file .commit at the top of
+# and prints one Markdown table row per server.  An argument that is a
+# pg_config (an installed server, e.g. Debian's) is tested without building.  A file .commit at the top of
 # a source tree names the commit it came from (printed in the table).
 # Builds run under `nice` with MAKE_JOBS (default 2) jobs, one at a time.
 # Logs: $PG_VERSIONS_LOG (default /tmp/glicko2-pg-versions).
@@ -47,22 +48,31 @@ echo "| server | source commit | build (-Werror) | unit | regress | isolation | 
 echo "|---|---|---|---|---|---|---|---|"
 status=0
 for src in "$@"; do
-  src=$(cd "$src" && pwd)
-  version=$(sed -n "s/^PACKAGE_VERSION='\(.*\)'/\1/p" "$src/configure")
-  major=${version%%.*}; major=${major%%beta*}; major=${major%%rc*}
-  commit=$(cat "$src/.commit" 2>/dev/null | cut -c1-12); commit=${commit:--}
-  prefix=$prefix_root/pg$major
-  if ! build_server "$src" "$prefix" "$logs/server-$major.log"; then
-    echo "| $version | $commit | server build failed ($logs/server-$major.log) | | | | | |"
-    status=1; continue
+  if [ -f "$src" ] && [ -x "$src" ]; then
+    # A pg_config (an installed server, e.g. Debian's): nothing to build.
+    pgc=$src
+    version="$("$pgc" --version | sed 's/^PostgreSQL //; s/ .*//') (installed)"
+    major=${version%%.*}; major=${major%%beta*}; major=${major%%rc*}
+    commit="-"
+  else
+    src=$(cd "$src" && pwd)
+    version=$(sed -n "s/^PACKAGE_VERSION='\(.*\)'/\1/p" "$src/configure")
+    major=${version%%.*}; major=${major%%beta*}; major=${major%%rc*}
+    commit=$(cat "$src/.commit" 2>/dev/null | cut -c1-12); commit=${commit:--}
+    prefix=$prefix_root/pg$major
+    if ! build_server "$src" "$prefix" "$logs/server-$major.log"; then
+      echo "| $version | $commit | server build failed ($logs/server-$major.log) | | | | | |"
+      status=1; continue
+    fi
+    pgc=$prefix/bin/pg_config
   fi
   log=$logs/test-$major.log
-  PG_CONFIG=$prefix/bin/pg_config bash test.sh >"$log" 2>&1 || status=1
+  PG_CONFIG=$pgc bash test.sh >"$log" 2>&1 || status=1
   if grep -q '^ok *assertions compiled in' "$log"; then build=ok
   else build="fails ($log)"; fi
   citus="-"
   if [ -n "${CITUS_SRC:-}" ] && [ "$major" -ge 16 ]; then
-    if PG_CONFIG=$prefix/bin/pg_config bash tools/citus.sh >"$logs/citus-$major.log" 2>&1; then
+    if PG_CONFIG=$pgc bash tools/citus.sh >"$logs/citus-$major.log" 2>&1; then
       citus=$(grep -E '^citus: ' "$logs/citus-$major.log" | tail -1 | sed 's/^citus: //')
     else
       citus="fails ($logs/citus-$major.log)"; status=1
