@@ -2,7 +2,8 @@
 # bench/matchmaking.sh — matchmaking speed and fairness (bench/matchmaking.sql)
 # in a throwaway cluster of the server PG_CONFIG names, first with
 # PostgreSQL's default settings, then tuned (shared_buffers 1GB, work_mem
-# 64MB).  Environment: PG_CONFIG (pg_config), REPS (5), PLAYERS (100000),
+# 64MB); last the heuristic's gap to the exact balance (test/unit/matchmaking_test
+# --gap).  Environment: PG_CONFIG (pg_config), REPS (5), PLAYERS (100000),
 # LOBBY_PLAYERS (10000), PORT (55433; the socket is in a new directory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,3 +37,6 @@ run() { # label, extra server options
 echo "matchmaking benchmark: $PLAYERS players to pair, $LOBBY_PLAYERS into 5v5 lobbies, $REPS repetitions, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 run "PostgreSQL's default settings" ""
 run "tuned: shared_buffers 1GB, work_mem 64MB" "-c shared_buffers=1GB -c work_mem=64MB"
+echo "== glicko2_balance beyond the exact search: the heuristic's gap to the exact split (C, no server)"
+make -s test/unit/matchmaking_test PG_CONFIG="$PG_CONFIG"
+test/unit/matchmaking_test --gap

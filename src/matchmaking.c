@@ -9,6 +9,7 @@
 
 #include "access/relation.h"
 #include "access/xact.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_index.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -450,6 +451,13 @@ take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 				errcode(ERRCODE_UNDEFINED_TABLE),
 				errmsg("relation with OID %u does not exist", relid));
 	relname = DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(relid)));
+	/* Rows are deleted by ctid, which names a row only within one table:
+	 * plain tables only, read and deleted with ONLY (no inheritance children). */
+	if (get_rel_relkind(relid) != RELKIND_RELATION)
+		ereport(ERROR,
+				errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				errmsg("queue %s is not a table", relname),
+				errdetail("Players are taken off the queue by their row's ctid, which only a plain table has, one per table."));
 	qualified = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 										   get_rel_name(relid));
 	player_attnum = queue_column(relid, relname, player_column, "player_column", InvalidOid, NULL);
@@ -460,7 +468,7 @@ take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	/* Everything qualified: the caller's search_path cannot change what runs. */
-	sql = psprintf("SELECT ctid, %s::pg_catalog.text, %s, %s FROM %s FOR UPDATE SKIP LOCKED",
+	sql = psprintf("SELECT ctid, %s::pg_catalog.text, %s, %s FROM ONLY %s FOR UPDATE SKIP LOCKED",
 				   quote_identifier(player_column), quote_identifier(rating_column),
 				   quote_identifier(queued_column), qualified);
 	if (SPI_execute(sql, false, 0) != SPI_OK_SELECT)
@@ -556,7 +564,7 @@ take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 											  false, TYPALIGN_SHORT));
 		/* A generic plan: planned with the array's 100 000 TIDs in view, the
 		 * planner would estimate the selectivity of each (scalararraysel). */
-		sql = psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) ANY ($1)", qualified);
+		sql = psprintf("DELETE FROM ONLY %s WHERE ctid OPERATOR(pg_catalog.=) ANY ($1)", qualified);
 		plan = SPI_prepare(sql, 1, &argtype);
 		if (plan == NULL)
 			elog(ERROR, "preparing the delete from queue %s failed", relname);

@@ -3,6 +3,7 @@
  * symmetry breaking and bounds, or greedy plus improving swaps beyond it),
  * and games from a waiting pool (a dynamic programme over the rating order).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +67,15 @@ teams_init(Teams *t, int n, int teams)
 	t->count = teams;
 	for (int i = 0; i < teams; i++)
 		t->cap[i] = n / teams + (i < n % teams ? 1 : 0);
+}
+
+/* Unit k joins team e (sign 1) or leaves it (sign -1). */
+static inline void
+team_add(Teams *t, const Units *u, int k, int e, int sign)
+{
+	t->fill[e] += sign * u->size[k];
+	t->rating_sum[e] += sign * u->rating_sum[k];
+	t->rd_sum[e] += sign * u->rd_sum[k];
 }
 
 double
@@ -213,6 +223,24 @@ check_lobby(int n, int teams)
 	return MM_OK;
 }
 
+/* What both methods start from: the lobby checked, empty teams, the units. */
+static MmStatus
+lobby_start(const Glicko2Rating *players, const int *party, int n, int teams,
+			Units *u, Teams *t, int *bad_party, const MmEnv *env)
+{
+	MmStatus	status = check_lobby(n, teams);
+
+	if (status != MM_OK)
+		return status;
+	teams_init(t, n, teams);
+	if (!units_build(u, players, party, n, t->cap[0], bad_party, env))
+	{
+		units_free(u, env);
+		return MM_PARTY_TOO_LARGE;
+	}
+	return MM_OK;
+}
+
 /* The number of splits ignoring parties: n! / prod(size!) / prod(equal teams!). */
 static double
 split_count(int n, int teams)
@@ -251,7 +279,7 @@ mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
 {
 	Units		u;
 	Teams		t;
-	MmStatus	status = check_lobby(n, teams);
+	MmStatus	status = lobby_start(players, party, n, teams, &u, &t, bad_party, env);
 	int		   *choice,
 			   *best_team,
 			   *unit_team;
@@ -264,12 +292,6 @@ mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
 
 	if (status != MM_OK)
 		return status;
-	teams_init(&t, n, teams);
-	if (!units_build(&u, players, party, n, t.cap[0], bad_party, env))
-	{
-		units_free(&u, env);
-		return MM_PARTY_TOO_LARGE;
-	}
 	choice = env->alloc(sizeof(int) * u.count);
 	best_team = env->alloc(sizeof(int) * u.count);
 	unit_team = env->alloc(sizeof(int) * u.count);
@@ -315,9 +337,7 @@ mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
 		choice[level] = next;
 		saved_rating[level] = t.rating_sum[next];
 		saved_rd[level] = t.rd_sum[next];
-		t.fill[next] += u.size[k];
-		t.rating_sum[next] += u.rating_sum[k];
-		t.rd_sum[next] += u.rd_sum[k];
+		team_add(&t, &u, k, next, 1);
 
 		bound[level + 1] = bound[level];
 		if (t.fill[next] == t.cap[next])
@@ -363,12 +383,8 @@ mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
 static void
 move_unit(Teams *t, const Units *u, int k, int from, int to)
 {
-	t->fill[from] -= u->size[k];
-	t->rating_sum[from] -= u->rating_sum[k];
-	t->rd_sum[from] -= u->rd_sum[k];
-	t->fill[to] += u->size[k];
-	t->rating_sum[to] += u->rating_sum[k];
-	t->rd_sum[to] += u->rd_sum[k];
+	team_add(t, u, k, from, -1);
+	team_add(t, u, k, to, 1);
 }
 
 /* Place units largest first; worst_fit: into the roomiest team, else the
@@ -394,9 +410,7 @@ greedy_place(Teams *t, const Units *u, int *unit_team, bool worst_fit)
 		if (pick < 0)
 			return false;
 		unit_team[k] = pick;
-		t->fill[pick] += u->size[k];
-		t->rating_sum[pick] += u->rating_sum[k];
-		t->rd_sum[pick] += u->rd_sum[k];
+		team_add(t, u, k, pick, 1);
 	}
 	return true;
 }
@@ -407,24 +421,79 @@ greedy_place(Teams *t, const Units *u, int *unit_team, bool worst_fit)
  * improving swap of two equal-sized units between teams, repeated until no
  * swap lowers the cost (or MM_MAX_SWAP_ROUNDS).
  */
+/* Best improving swaps of two equal-sized units between teams until none
+ * lowers the cost (or MM_MAX_SWAP_ROUNDS); returns the cost reached. */
+static double
+improve_by_swaps(Teams *t, const Units *u, int *unit_team, const MmEnv *env)
+{
+	double		cost = teams_cost(t);
+
+	for (int round = 0; round < MM_MAX_SWAP_ROUNDS && cost > 0.0; round++)
+	{
+		int			best_a = -1,
+					best_b = -1;
+		double		best = cost;
+
+		if (env->poll)
+			env->poll();
+		for (int a = 0; a < u->count; a++)
+			for (int b = a + 1; b < u->count; b++)
+			{
+				int			ta = unit_team[a],
+							tb = unit_team[b];
+				double		c;
+
+				if (ta == tb || u->size[a] != u->size[b])
+					continue;
+				move_unit(t, u, a, ta, tb);
+				move_unit(t, u, b, tb, ta);
+				c = teams_cost(t);
+				move_unit(t, u, b, ta, tb);
+				move_unit(t, u, a, tb, ta);
+				if (c < best)
+				{
+					best = c;
+					best_a = a;
+					best_b = b;
+				}
+			}
+		if (best_a < 0)
+			break;
+		move_unit(t, u, best_a, unit_team[best_a], unit_team[best_b]);
+		move_unit(t, u, best_b, unit_team[best_b], unit_team[best_a]);
+		{
+			int			x = unit_team[best_a];
+
+			unit_team[best_a] = unit_team[best_b];
+			unit_team[best_b] = x;
+		}
+		cost = teams_cost(t);
+	}
+	return cost;
+}
+
+/*
+ * Beyond the exact limit: units placed greedily (highest rated first, each
+ * into the team with the lowest rating sum per place), improved by swaps
+ * (improve_by_swaps); then MM_RESTARTS more starts from random splits (a
+ * fixed generator: the same lobby gives the same split; fewer starts beyond
+ * 64 units), each improved the same way; the best split found wins.
+ */
 MmStatus
 mm_balance_heuristic(const Glicko2Rating *players, const int *party, int n,
 					 int teams, int *team, int *bad_party, const MmEnv *env)
 {
 	Units		u;
 	Teams		t;
-	MmStatus	status = check_lobby(n, teams);
-	int		   *unit_team;
-	double		cost;
+	MmStatus	status = lobby_start(players, party, n, teams, &u, &t, bad_party, env);
+	int		   *unit_team,
+			   *best_team;
+	double		best;
+	uint64_t	state = 0x9E3779B97F4A7C15ULL;
+	int			restarts;
 
 	if (status != MM_OK)
 		return status;
-	teams_init(&t, n, teams);
-	if (!units_build(&u, players, party, n, t.cap[0], bad_party, env))
-	{
-		units_free(&u, env);
-		return MM_PARTY_TOO_LARGE;
-	}
 	/* Among units of one size, the highest rated first. */
 	for (int i = 1; i < u.count; i++)
 	{
@@ -440,63 +509,69 @@ mm_balance_heuristic(const Glicko2Rating *players, const int *party, int n,
 		u.order[j] = k;
 	}
 	unit_team = env->alloc(sizeof(int) * u.count);
+	best_team = env->alloc(sizeof(int) * u.count);
 	if (!greedy_place(&t, &u, unit_team, false))
 	{
 		teams_init(&t, n, teams);
 		if (!greedy_place(&t, &u, unit_team, true))
 		{
 			env->release(unit_team);
+			env->release(best_team);
 			units_free(&u, env);
 			return MM_PARTIES_DO_NOT_FIT;
 		}
 	}
+	best = improve_by_swaps(&t, &u, unit_team, env);
+	memcpy(best_team, unit_team, sizeof(int) * u.count);
 
-	cost = teams_cost(&t);
-	for (int round = 0; round < MM_MAX_SWAP_ROUNDS && cost > 0.0; round++)
+	/* Each start costs about count^2 swap trials a round: fewer beyond 64 units. */
+	restarts = u.count <= 64 ? MM_RESTARTS : MM_RESTARTS * 64 * 64 / (u.count * u.count);
+	for (int restart = 0; restart < restarts && best > 0.0; restart++)
 	{
-		int			best_a = -1,
-					best_b = -1;
-		double		best = cost;
+		bool		placed = true;
 
-		if (env->poll)
-			env->poll();
-		for (int a = 0; a < u.count; a++)
-			for (int b = a + 1; b < u.count; b++)
-			{
-				int			ta = unit_team[a],
-							tb = unit_team[b];
-				double		c;
-
-				if (ta == tb || u.size[a] != u.size[b])
-					continue;
-				move_unit(&t, &u, a, ta, tb);
-				move_unit(&t, &u, b, tb, ta);
-				c = teams_cost(&t);
-				move_unit(&t, &u, b, ta, tb);
-				move_unit(&t, &u, a, tb, ta);
-				if (c < best)
-				{
-					best = c;
-					best_a = a;
-					best_b = b;
-				}
-			}
-		if (best_a < 0)
-			break;
+		/* A random split: largest units first, each into a random team with room. */
+		teams_init(&t, n, teams);
+		for (int i = 0; i < u.count && placed; i++)
 		{
-			int			ta = unit_team[best_a],
-						tb = unit_team[best_b];
+			int			k = u.order[i],
+						room = 0,
+						pick;
 
-			move_unit(&t, &u, best_a, ta, tb);
-			move_unit(&t, &u, best_b, tb, ta);
-			unit_team[best_a] = tb;
-			unit_team[best_b] = ta;
-			/* Recompute rather than trust sums moved back and forth. */
-			cost = teams_cost(&t);
+			for (int e = 0; e < teams; e++)
+				room += t.fill[e] + u.size[k] <= t.cap[e];
+			if (room == 0)
+			{
+				placed = false;
+				break;
+			}
+			state ^= state << 13;
+			state ^= state >> 7;
+			state ^= state << 17;
+			pick = (int) (state % (uint64_t) room);
+			for (int e = 0; e < teams; e++)
+				if (t.fill[e] + u.size[k] <= t.cap[e] && pick-- == 0)
+				{
+					unit_team[k] = e;
+					team_add(&t, &u, k, e, 1);
+					break;
+				}
+		}
+		if (!placed)
+			continue;
+		{
+			double		c = improve_by_swaps(&t, &u, unit_team, env);
+
+			if (c < best)
+			{
+				best = c;
+				memcpy(best_team, unit_team, sizeof(int) * u.count);
+			}
 		}
 	}
-	write_teams(&u, unit_team, n, teams, team);
+	write_teams(&u, best_team, n, teams, team);
 	env->release(unit_team);
+	env->release(best_team);
 	units_free(&u, env);
 	return MM_OK;
 }

@@ -19,6 +19,8 @@
 #define MM_EXACT_SPLITS 2000000.0
 /* Improving swaps of the heuristic: a bound that only stops pathologies. */
 #define MM_MAX_SWAP_ROUNDS 10000
+/* Random starts of the heuristic after the greedy one. */
+#define MM_RESTARTS 32
 /* Teams in one lobby (the search keeps per-team arrays on the stack). */
 #define MM_MAX_TEAMS 64
 

@@ -269,6 +269,46 @@ test_heuristic(void)
 	}
 }
 
+/* Long searches call the poll hook (CHECK_FOR_INTERRUPTS in the server). */
+static int	polls;
+
+static void
+count_poll(void)
+{
+	polls++;
+}
+
+static void
+test_poll(void)
+{
+	const MmEnv counting = {count_poll, zalloc, free};
+	Glicko2Rating p[16];
+	int			team[16],
+				bad;
+	double		r[100000],
+				tol[100000],
+			   *work = malloc(sizeof(double) * 4 * 100001);
+	int		   *first = malloc(sizeof(int) * 50001);
+
+	random_lobby(p, 16);
+	polls = 0;
+	CHECK(mm_balance_exact(p, NULL, 16, 5, team, &bad, &counting) == MM_OK);
+	CHECK(polls > 10);
+	polls = 0;
+	CHECK(mm_balance_heuristic(p, NULL, 16, 2, team, &bad, &counting) == MM_OK);
+	CHECK(polls >= 1);
+	for (int i = 0; i < 100000; i++)
+	{
+		r[i] = i;
+		tol[i] = 1.0;
+	}
+	polls = 0;
+	CHECK(mm_group_runs(r, tol, 100000, 2, first, work, &counting) == 50000);
+	CHECK(polls >= 1);
+	free(work);
+	free(first);
+}
+
 /* Deterministic: the same lobby, the same split. */
 static void
 test_deterministic(void)
@@ -464,6 +504,7 @@ main(int argc, char **argv)
 	test_balance_cases();
 	test_heuristic();
 	test_deterministic();
+	test_poll();
 	test_pairing_brute();
 	test_runs();
 	printf("%d checks, %d failed\n", checks, failures);
