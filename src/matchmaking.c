@@ -262,17 +262,25 @@ plan_games(const Glicko2Rating *players, const double *waited, int n,
 				games,
 			   *first,
 			   *lobby_team;
-	RatedPosition *order = palloc(sizeof(RatedPosition) * (n ? n : 1));
-	double	   *sorted_rating = palloc(sizeof(double) * (n ? n : 1)),
-			   *tolerance = palloc(sizeof(double) * (n ? n : 1)),
-			   *work = palloc(sizeof(double) * 4 * (n + 1));
-	Glicko2Rating *lobby = palloc(sizeof(Glicko2Rating) * size);
+	RatedPosition *order;
+	double	   *sorted_rating,
+			   *tolerance,
+			   *work;
+	Glicko2Rating *lobby;
 
+	for (int i = 0; i < n; i++)
+		game[i] = team[i] = 0;
+	if (size > n)
+		return 0;				/* not one game's worth of players */
+	order = palloc(sizeof(RatedPosition) * (n ? n : 1));
+	sorted_rating = palloc(sizeof(double) * n);
+	tolerance = palloc(sizeof(double) * n);
+	work = palloc(sizeof(double) * 4 * (n + 1));
+	lobby = palloc(sizeof(Glicko2Rating) * size);
 	for (int i = 0; i < n; i++)
 	{
 		order[i].rating = players[i].rating;
 		order[i].position = i;
-		game[i] = team[i] = 0;
 	}
 	qsort(order, n, sizeof(RatedPosition), rating_cmp);
 	for (int i = 0; i < n; i++)
@@ -701,8 +709,8 @@ glicko2_lobbies_sql(PG_FUNCTION_ARGS)
 	qsort(members, k, sizeof(Member), member_cmp);
 
 	/* Each lobby's teams: the team's composite against the others'. */
-	side = palloc(sizeof(Glicko2Rating) * size);
-	rest = palloc(sizeof(Glicko2Rating) * size);
+	side = palloc(sizeof(Glicko2Rating) * (k > 0 ? size : 1));	/* a lobby fits the queue */
+	rest = palloc(sizeof(Glicko2Rating) * (k > 0 ? size : 1));
 	chance = palloc(sizeof(double) * teams);
 	for (int start = 0; start < k; start += size)
 	{

@@ -109,6 +109,8 @@ SELECT * FROM glicko2_lobbies('loose', -3);
 SELECT * FROM glicko2_lobbies('loose', 2, 1);
 SELECT * FROM glicko2_lobbies('loose', 2, 65);
 SELECT * FROM glicko2_lobbies('loose', 1000000000, 64);
+-- Lobbies larger than the queue: no lobby, no error.
+SELECT count(*) AS lobbies_of_a_billion FROM glicko2_lobbies('loose', 1000000000, 2);
 SELECT * FROM glicko2_pair('loose', max_gap => -1);
 SELECT * FROM glicko2_pair('loose', max_gap => 'NaN');
 SELECT * FROM glicko2_pair('loose', widen => 'Infinity');
