@@ -11,7 +11,9 @@ WITH t AS (
 base AS (  -- what each measurement is compared with, in the same round
   SELECT label,
          CASE WHEN kind = 'agg' THEN 'count(*) GROUP BY player_id (floor)'
-              WHEN kind = 'close' THEN 'close: same statements with avg()'
+              WHEN label LIKE '%, defaults (work_mem 4MB, jit on)'
+                THEN 'count(*) GROUP BY player_id (floor), defaults (work_mem 4MB, jit on)'
+              WHEN kind = 'close' OR label LIKE 'export:%' THEN 'floor: read the games, rewrite every rating'
               WHEN label LIKE '%, 2 workers' THEN regexp_replace(label, ', 2 workers$', ', serial (beside 2 workers)')
          END AS base
   FROM (SELECT DISTINCT label, kind FROM t) x),
@@ -28,19 +30,23 @@ SELECT p.label AS "measurement",
        CASE WHEN p.label LIKE '%, 2 workers' THEN 'speed-up ' || round((1 / percentile_cont(0.5) WITHIN GROUP (ORDER BY p.wall_ratio))::numeric, 2)
             ELSE round(percentile_cont(0.5) WITHIN GROUP (ORDER BY p.wall_ratio)::numeric, 2)::text END AS "ratio (wall)",
        CASE WHEN p.label LIKE '%, 2 workers' THEN ''
-            ELSE round(percentile_cont(0.5) WITHIN GROUP (ORDER BY p.cpu_ratio)::numeric, 2)::text END AS "ratio (CPU)",
+            ELSE coalesce(round(percentile_cont(0.5) WITHIN GROUP (ORDER BY p.cpu_ratio)::numeric, 2)::text, '') END AS "ratio (CPU)",
        p.base AS "compared with"
 FROM paired p LEFT JOIN bench.plans pl ON pl.label = regexp_replace(p.label, ', serial \(beside 2 workers\)$', '')
 GROUP BY p.label, p.ord, pl.plan, p.base
-ORDER BY p.ord NULLS LAST, p.label;
+ORDER BY coalesce(p.ord, CASE WHEN p.label LIKE 'export:%' THEN 15 ELSE 10 END), p.label;
 
 SELECT what AS "check", value FROM bench.checks ORDER BY what;
-SELECT label AS "close", peak_mb AS "peak memory, backend and its workers (RssAnon, MB)" FROM bench.memory ORDER BY label;
+SELECT label AS "close", peak_mb AS "peak memory (MB; backend RssAnon, or as named)" FROM bench.memory ORDER BY label;
 
--- glicko2_period against PostgreSQL's own by-reference aggregate, per round.
-SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY g.cpu_ms / a.cpu_ms)::numeric, 2)
+-- glicko2_period against PostgreSQL's own by-reference aggregate, per round,
+-- at the benchmark's settings and at PostgreSQL's defaults.
+SELECT s.settings,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY g.cpu_ms / a.cpu_ms)::numeric, 2)
          AS "glicko2_period / avg(score), CPU",
        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY g.wall_ms / a.wall_ms)::numeric, 2)
          AS "glicko2_period / avg(score), wall"
-FROM bench.times g JOIN bench.times a USING (rep)
-WHERE g.label = 'glicko2_period' AND a.label LIKE 'avg(score)%';
+FROM (VALUES ('work_mem 256MB, jit off', ''), ('defaults: work_mem 4MB, jit on', ', defaults (work_mem 4MB, jit on)')) s(settings, suffix)
+JOIN bench.times g ON g.label = 'glicko2_period' || s.suffix
+JOIN bench.times a ON a.rep = g.rep AND a.label = (SELECT label FROM bench.queries WHERE ord = 2) || s.suffix
+GROUP BY s.settings ORDER BY s.settings DESC;

@@ -2,18 +2,25 @@
 # bench/run.sh — the glicko2 benchmark, from a fresh Debian machine:
 #   installs what is missing (tools/ensure-deps.sh), builds and installs the
 #   extension, starts a throwaway PostgreSQL cluster owned by `postgres`,
-#   builds synthetic leagues at two sizes (bench/data.sql) and measures, in
-#   one session per size, each query REPS times interleaved: the aggregate
-#   against count(*) GROUP BY (the executor's floor), avg() (PostgreSQL's own
-#   by-reference aggregate), a PL/pgSQL aggregate and set-based SQL
-#   (bench/baselines.sql); the same with 2 parallel workers; a whole-table
-#   close against the same statements with avg(), with and without workers;
-#   the peak private memory of each close.  Prints medians and ratios.
+#   builds synthetic leagues (bench/data.sql: three periods of games, indexed
+#   on period) and measures, in one session per size, each query REPS times
+#   interleaved:
+#   - the close of period 2 for the whole ratings table against the floor
+#     (reading the period's games once and rewriting every rating once) and
+#     against the export path (bench/export.sh: COPY out, the npm glicko2
+#     package in Node.js, COPY back, one UPDATE), end to end; the close also
+#     at PostgreSQL's default work_mem and jit; peak memory of each;
+#   - up to AGG_UP_TO game sides: the aggregate against count(*) GROUP BY (the
+#     executor's floor), avg() (PostgreSQL's own by-reference aggregate), a
+#     PL/pgSQL aggregate and set-based SQL (bench/baselines.sql), at the
+#     benchmark's settings and at PostgreSQL's defaults, and with 2 workers.
+#   Prints medians and ratios.
 #
-# Environment: REPS (5), SIZES ("100000:1000000 1000000:10000000", players:games),
-# SLOW_UP_TO (2000000: the PL/pgSQL and set-based SQL baselines run only up to
-# this many game sides, as they take minutes per run beyond), PG_CONFIG
-# (pg_config), BENCH_DIR (a new directory in /tmp; ~6 GB for the large size).
+# Environment: REPS (5), SIZES ("100000:1000000 1000000:10000000", players:games
+# a period), SLOW_UP_TO (2000000: the PL/pgSQL and set-based SQL baselines run
+# only up to this many game sides, as they take minutes per run beyond),
+# AGG_UP_TO (2000000: the aggregate measurements likewise), PG_CONFIG
+# (pg_config), BENCH_DIR (a new directory in /tmp; ~8 GB for the large size).
 # The cluster listens only on a socket in BENCH_DIR (PORT names it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +29,9 @@ REPS=${REPS:-5}
 SIZES=${SIZES:-"100000:1000000 1000000:10000000"}
 PG_CONFIG=${PG_CONFIG:-pg_config}
 SLOW_UP_TO=${SLOW_UP_TO:-2000000}
+AGG_UP_TO=${AGG_UP_TO:-2000000}
 PORT=${PORT:-55432}
+EXPORT_LABEL='export: COPY out, npm glicko2 in Node.js, COPY back, UPDATE' 
 
 bash tools/ensure-deps.sh
 make -s clean                  # no objects left from an assertion-enabled test build
@@ -78,22 +87,28 @@ SQL
   echo $((peak / 1024))
 }
 
+export PSQL="$bindir/psql -X -q -v ON_ERROR_STOP=1 -h $BENCH_DIR -p $PORT -U postgres"
+(cd bench/node && npm ci --no-audit --no-fund --silent)
+chmod 777 "$BENCH_DIR"            # the export path's files, written by psql's \copy as root
+
 for size in $SIZES; do
   players=${size%%:*}
   games=${size##*:}
   db=bench_$players
-  echo "== $players players, $games games ($((2 * games)) game sides): building data" >&2
+  sides=$([ $((2 * games)) -le "$AGG_UP_TO" ] && echo on || echo off)
+  echo "== $players players, $games games a period ($((2 * games)) game sides): building data" >&2
   sql -c "CREATE DATABASE $db"
   sql -d "$db" -c "CREATE EXTENSION glicko2"
-  sql -d "$db" -v players="$players" -v games="$games" -f bench/data.sql
+  sql -d "$db" -v players="$players" -v games="$games" -v sides="$sides" -f bench/data.sql
   sql -d "$db" -f bench/baselines.sql
 
   mapfile -t closes < <(sql -d "$db" -Atc "SELECT label FROM bench.queries WHERE kind = 'close' ORDER BY ord")
   echo "== measuring ($REPS runs of each, interleaved)" >&2
   {
     echo "\\set size '$players players / $games games'"
-    cat bench/measure.sql
-    echo "RESET max_parallel_workers_per_gather; RESET parallel_setup_cost; RESET parallel_tuple_cost;"
+    [ "$sides" = on ] && cat bench/measure.sql
+    echo "RESET parallel_setup_cost; RESET parallel_tuple_cost;"
+    echo "SET max_parallel_workers_per_gather = 0;  -- the close's pass runs on one core; so does the floor"
     echo "INSERT INTO bench.plans SELECT label, bench.plan_shape(coalesce(plan_sql, sql)) FROM bench.queries WHERE kind = 'close';"
     for rep in $(seq "$REPS"); do
       for label in "${closes[@]}"; do
@@ -105,6 +120,11 @@ INSERT INTO bench.times VALUES (:'size', '$label', $rep, :wall_ms, :cpu_ms, NULL
 VACUUM ratings;
 SQL
       done
+      cat <<SQL
+\\set export_ms \`bash bench/export.sh $db 2 $BENCH_DIR\`
+INSERT INTO bench.times VALUES (:'size', '$EXPORT_LABEL', $rep, :export_ms, NULL, NULL);
+VACUUM ratings;
+SQL
     done
   } | sql -d "$db" -v reps="$REPS" -v slow="$([ $((2 * games)) -le "$SLOW_UP_TO" ] && echo on || echo off)"
 
@@ -112,5 +132,11 @@ SQL
     mb=$(peak_memory "$db" "$label")
     sql -d "$db" -c "INSERT INTO bench.memory VALUES ('$label', $mb)"
   done
+  sql -d "$db" -c "INSERT INTO bench.memory VALUES ('$EXPORT_LABEL (Node.js, peak resident)', $(( $(cat "$BENCH_DIR/node.kb") / 1024 )))"
+  # What the close's pass holds for its players (glicko2_close_ratings, at DEBUG1).
+  pass_bytes=$(sql -d "$db" -c "SET client_min_messages = debug1" -c "BEGIN" \
+                   -c "CALL glicko2_close_period('ratings', 'games', 2)" -c "ROLLBACK" 2>&1 |
+               sed -n 's/.*games, \([0-9]*\) bytes for the players.*/\1/p')
+  sql -d "$db" -c "VACUUM ratings" -c "INSERT INTO bench.checks VALUES ('close: memory of the pass''s table of players, bytes per player', ${pass_bytes:-0}::float8 / $players)"
   sql -d "$db" -f bench/report.sql
 done

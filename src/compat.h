@@ -27,6 +27,25 @@
 #define glicko_prefetch_write(p) ((void) (p))
 #endif
 
+/* Ask for transparent huge pages for a large array (Linux; elsewhere a no-op). */
+#define GLICKO_HUGE_PAGE_SIZE ((Size) 2 * 1024 * 1024)
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+static inline void
+glicko_advise_huge_pages(void *start, Size size)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	Size		whole = size - size % GLICKO_HUGE_PAGE_SIZE;
+
+	if (whole > 0)
+		(void) madvise(start, whole, MADV_HUGEPAGE);
+#else
+	(void) start;
+	(void) size;
+#endif
+}
+
 /* make_range() gained a soft-error context argument in PostgreSQL 16. */
 #if PG_VERSION_NUM >= 160000
 #define glicko_make_range(typcache, lower, upper) \
