@@ -1,7 +1,8 @@
 /*
  * matchmaking_math.c — fair teams for a lobby (exhaustive search with
- * symmetry breaking and bounds, or greedy plus improving swaps beyond it),
- * and games from a waiting pool (a dynamic programme over the rating order).
+ * symmetry breaking and bounds, or greedy, improving swaps and seeded random
+ * restarts beyond it), and games from a waiting pool (a dynamic programme
+ * over the rating order).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -415,20 +416,18 @@ greedy_place(Teams *t, const Units *u, int *unit_team, bool worst_fit)
 	return true;
 }
 
-/*
- * Beyond the exact limit: units placed greedily (highest rated first, each
- * into the team with the lowest rating sum per place), then the best
- * improving swap of two equal-sized units between teams, repeated until no
- * swap lowers the cost (or MM_MAX_SWAP_ROUNDS).
- */
 /* Best improving swaps of two equal-sized units between teams until none
  * lowers the cost (or MM_MAX_SWAP_ROUNDS); returns the cost reached. */
 static double
 improve_by_swaps(Teams *t, const Units *u, int *unit_team, const MmEnv *env)
 {
 	double		cost = teams_cost(t);
+	/* A round tries count^2 / 2 swaps: huge lobbies get fewer rounds (none
+	 * past about 45 000 units, where the greedy split stands). */
+	double		rounds = fmin(MM_MAX_SWAP_ROUNDS,
+							  floor(MM_SWAP_BUDGET / ((double) u->count * u->count)));
 
-	for (int round = 0; round < MM_MAX_SWAP_ROUNDS && cost > 0.0; round++)
+	for (int round = 0; round < rounds && cost > 0.0; round++)
 	{
 		int			best_a = -1,
 					best_b = -1;

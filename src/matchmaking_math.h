@@ -17,8 +17,10 @@
 #define MM_EXACT_PLAYERS 16
 /* Larger lobbies too when they have at most this many distinct splits. */
 #define MM_EXACT_SPLITS 2000000.0
-/* Improving swaps of the heuristic: a bound that only stops pathologies. */
+/* Improving swaps of the heuristic: rounds at most, and swap trials at most
+ * (rounds x units^2) for one lobby; bounds that only stop pathologies. */
 #define MM_MAX_SWAP_ROUNDS 10000
+#define MM_SWAP_BUDGET 2e9
 /* Random starts of the heuristic after the greedy one. */
 #define MM_RESTARTS 32
 /* Teams in one lobby (the search keeps per-team arrays on the stack). */
