@@ -246,6 +246,8 @@ BEGIN
       JOIN pg_trigger pt ON pt.tgrelid = i.inhparent AND (pt.tgtype::int & 32) <> 0
                         AND pt.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
       WHERE c.classid = 'pg_class'::regclass AND c.command_tag IN ('CREATE TABLE', 'ALTER TABLE')
+        -- (a foreign table can have no TRUNCATE trigger: guarded for rows only)
+        AND (SELECT r.relkind FROM pg_class r WHERE r.oid = t.relid) <> 'f'
         AND NOT EXISTS (SELECT FROM pg_trigger x
                         WHERE x.tgrelid = t.relid AND (x.tgtype::int & 32) <> 0
                           AND x.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure)
