@@ -4,13 +4,15 @@
 # strengths period by period, prints the leaderboard with 95 % intervals, how
 # close the ratings came to the hidden strengths, the tau that predicts best,
 # and draws demo/out/ratings.png (ratings over time with their intervals);
-# then a free-for-all league of team matches rated both ways (demo/matches.sql).
+# then the same games played live, one by one into a games table with the
+# live rating trigger (demo/live.sql), against the period closes; then a
+# free-for-all league of team matches rated both ways (demo/matches.sql).
 set -euo pipefail
 cd "$(dirname "$0")"
 bash tools/ensure-deps.sh gnuplot-nox
 make -s >/dev/null && make -s install >/dev/null
 mkdir -p demo/out
-pg_virtualenv sh -c 'psql -X -q -v ON_ERROR_STOP=1 -f demo/league.sql &&
+pg_virtualenv sh -c 'psql -X -q -v ON_ERROR_STOP=1 -f demo/league.sql -f demo/live.sql &&
                     psql -X -q -v ON_ERROR_STOP=1 -f demo/matches.sql'
 gnuplot demo/ratings.gp
 echo "picture: demo/out/ratings.png"

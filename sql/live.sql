@@ -20,3 +20,11 @@ CREATE FUNCTION glicko2_rating_at(r glicko2_rating, rated_at timestamptz,
   LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION glicko2_rating_at(glicko2_rating, timestamptz, timestamptz, interval, float8) IS
   'A rating as of time at: RD grown by Step 6 for the fractional periods since rated_at, up to max_rd (NULL: no cap), nothing written; a time before rated_at (or a NULL rated_at) gives r as it is';
+
+-- The trigger reads its arguments: the ratings table (unqualified: in the
+-- games table's schema), then 'name=value' options.
+CREATE FUNCTION glicko2_rate_games()
+  RETURNS trigger AS 'MODULE_PATHNAME', 'glicko2_rate_games'
+  LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION glicko2_rate_games() IS
+  'AFTER INSERT ... FOR EACH ROW trigger for a games table: rates both players of each game at once in the inserting transaction (RD grown for the time since rated_at, then glicko2_game at t = 0 from both pre-game ratings); arguments: the ratings table, then ''period=1 day'', ''tau=0.5'', ''max_rd=350'' (or none) and column names';

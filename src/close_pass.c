@@ -395,28 +395,6 @@ receive_rating(TupleTableSlot *slot, DestReceiver *self)
 
 /* ---- the games ---- */
 
-static double
-score_float8(Oid type, Datum d)
-{
-	switch (type)
-	{
-		case FLOAT8OID:
-			return DatumGetFloat8(d);
-		case FLOAT4OID:
-			return (double) DatumGetFloat4(d);
-		case INT2OID:
-			return (double) DatumGetInt16(d);
-		case INT4OID:
-			return (double) DatumGetInt32(d);
-		case INT8OID:
-			return (double) DatumGetInt64(d);
-		case NUMERICOID:
-			return DatumGetFloat8(DirectFunctionCall1(numeric_float8, d));
-	}
-	elog(ERROR, "unexpected score type %u", type);
-	return 0.0;					/* keep the compiler quiet */
-}
-
 static char *
 value_text(TupleTableSlot *slot, int n)
 {
@@ -542,7 +520,7 @@ receive_game(TupleTableSlot *slot, DestReceiver *self)
 		bad = BAD_NULL_SCORE;
 	else
 	{
-		score = score_float8(pass->score_type, slot->tts_values[2]);
+		score = score_as_float8(pass->score_type, slot->tts_values[2]);
 		if (!glicko_valid_score(score))
 			bad = BAD_SCORE;
 		else if (pass->advantage)

@@ -7,7 +7,9 @@
 #include <math.h>
 
 #include "access/htup_details.h"
+#include "catalog/pg_type.h"
 #include "funcapi.h"
+#include "utils/builtins.h"
 #include "utils/float.h"
 
 #include "rating.h"
@@ -82,6 +84,29 @@ arg_max_rd(FunctionCallInfo fcinfo, int n)
 	max_rd = PG_GETARG_FLOAT8(n);
 	check_positive(max_rd, "max_rd");
 	return max_rd;
+}
+
+/* A score column's value as float8: float8, float4, int2, int4, int8 or numeric. */
+double
+score_as_float8(Oid type, Datum d)
+{
+	switch (type)
+	{
+		case FLOAT8OID:
+			return DatumGetFloat8(d);
+		case FLOAT4OID:
+			return (double) DatumGetFloat4(d);
+		case INT2OID:
+			return (double) DatumGetInt16(d);
+		case INT4OID:
+			return (double) DatumGetInt32(d);
+		case INT8OID:
+			return (double) DatumGetInt64(d);
+		case NUMERICOID:
+			return DatumGetFloat8(DirectFunctionCall1(numeric_float8, d));
+	}
+	elog(ERROR, "unexpected score type %u", type);
+	return 0.0;					/* keep the compiler quiet */
 }
 
 static inline void

@@ -38,6 +38,9 @@ extern void check_nonnegative(double x, const char *what);
 extern void check_finite(double x, const char *what);
 extern void check_score(double score);
 
+/* A score column's value as float8 (float8, float4, int2, int4, int8, numeric). */
+extern double score_as_float8(Oid type, Datum d);
+
 /* Argument n as max_rd: checked, NULL meaning no cap (INFINITY). */
 extern double arg_max_rd(FunctionCallInfo fcinfo, int n);
 
