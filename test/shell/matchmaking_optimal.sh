@@ -36,7 +36,8 @@ for pool, n in enumerate(sizes):
     sql = (f"BEGIN; INSERT INTO queue VALUES {values};"
            f" SELECT count(*) || ' ' || coalesce(sum(gap * gap), 0) FROM glicko2_pair('queue', {max_gap!r}, {widen!r});"
            " ROLLBACK;")
-    out = subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-d", db, "-c", sql],
+    # On stdin, not -c: psql before 15 shows only the last result of a -c string.
+    out = subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-d", db], input=sql,
                          check=True, capture_output=True, text=True).stdout.split()
     pairs, cost = int(out[0]), float(out[1])
 
