@@ -1,17 +1,12 @@
 -- bench/matches.sql — the data of bench/matches.sh (psql variables
--- :players and :matches): one period of :matches matches of 4 teams of 3
--- (12 rows each) among :players players, and a games table of as many
--- one-on-one games.  Deterministic: setseed() fixes every random().
-SET client_min_messages = warning;
+-- :players and :matches): bench/data.sql's ratings and games with as many
+-- games as matches, and one period of :matches matches of 4 teams of 3
+-- (12 rows each) among the same players.  Deterministic (data.sql's setseed()).
 CREATE EXTENSION IF NOT EXISTS glicko2;
-SELECT setseed(0.4711) \g /dev/null
-
-DROP TABLE IF EXISTS ratings, games, matches, timings;
-CREATE TABLE ratings (player_id int PRIMARY KEY, rating glicko2_rating NOT NULL);
-INSERT INTO ratings
-SELECT i, glicko2_rating(1500 + 350 * (random() + random() + random() - 1.5),
-                         30 + 320 * random(), 0.04 + 0.04 * random())
-FROM generate_series(1, :players) i;
+-- ratings and games as bench/run.sh has them, with as many games as matches.
+\set games :matches
+\ir data.sql
+DROP TABLE IF EXISTS matches, timings;
 
 -- Matches: random permutations of all players cut into matches of 12
 -- (distinct players in each), seats 0-2 team 0, 3-5 team 1, ...; the four
@@ -35,17 +30,8 @@ SELECT match_id, 1, player_id, team, place
 FROM placed JOIN places USING (match_id, team)
 WHERE match_id < :matches;
 
-CREATE TABLE games (period int NOT NULL, player_id int NOT NULL,
-                    opponent_id int NOT NULL, score float8 NOT NULL);
-INSERT INTO games
-SELECT 1, p, CASE WHEN o >= p THEN o + 1 ELSE o END, floor(random() * 3) / 2
-FROM (SELECT 1 + floor(random() * :players)::int AS p,
-             1 + floor(random() * (:players - 1))::int AS o
-      FROM generate_series(1, :matches)) g;
-
-CALL glicko2_guard_games('games');
 CALL glicko2_guard_games('matches');
-VACUUM (FREEZE, ANALYZE) ratings, games, matches;
+VACUUM (FREEZE, ANALYZE) matches;
 SELECT count(DISTINCT match_id) AS matches, count(*) AS match_rows,
        count(DISTINCT player_id) AS players_in_matches,
        (SELECT count(*) FROM games) AS games
