@@ -25,6 +25,7 @@
 #include "utils/relcache.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
+#include "utils/tuplestore.h"
 
 #include "matchmaking_math.h"
 #include "rating.h"
