@@ -58,14 +58,23 @@ grep -q 'number of transactions actually processed: 800/800' "$dir/single.out" |
 
 # Deadlocks between multi-game transactions are found after deadlock_timeout
 # (1 s by default): a short one keeps the run short.
-PGOPTIONS="-c deadlock_timeout=20ms" pgbench -n -d "$db" -c 8 -j 2 -t 150 --max-tries=50 \
-  -f "$dir/single.sql@5" -f "$dir/two.sql@2" -f "$dir/rows.sql@2" -f "$dir/rollback.sql@1" \
+# pgbench retries a deadlocked transaction only from PostgreSQL 15 on
+# (--max-tries): before that, only the scripts that write one game run.
+if pgbench --help 2>&1 | grep -q -- --max-tries; then
+  mixed=(--max-tries=50 -f "$dir/single.sql@5" -f "$dir/two.sql@2" -f "$dir/rows.sql@2" -f "$dir/rollback.sql@1")
+else
+  mixed=(-f "$dir/single.sql@5" -f "$dir/rollback.sql@1")
+fi
+PGOPTIONS="-c deadlock_timeout=20ms" pgbench -n -d "$db" -c 8 -j 2 -t 150 "${mixed[@]}" \
   >"$dir/pgbench.out" 2>&1 || { cat "$dir/pgbench.out"; echo "pgbench failed"; exit 1; }
 cat "$dir/pgbench.out"
-grep -q 'number of failed transactions: 0 ' "$dir/pgbench.out" || { echo "transactions failed"; exit 1; }
+if grep -q 'number of failed transactions' "$dir/pgbench.out"; then
+  grep -q 'number of failed transactions: 0 ' "$dir/pgbench.out" || { echo "transactions failed"; exit 1; }
+fi
 
 # Committed transactions per script, from pgbench's report.
-committed() { awk -v f="$1" '$0 ~ "SQL script [0-9]+: .*" f {s = 1} s && / transactions / {print $2; exit}' "$dir/pgbench.out"; }
+# A script that did not run committed none.
+committed() { awk -v f="$1" '$0 ~ "SQL script [0-9]+: .*" f {s = 1} s && / transactions / {print $2; n = 1; exit} END {if (!n) print 0}' "$dir/pgbench.out"; }
 want_single=$(( 800 + $(committed single.sql) ))
 want_two=$(( 2 * $(committed two.sql) ))
 want_rows=$(( 2 * $(committed rows.sql) ))
