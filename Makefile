@@ -51,11 +51,11 @@ $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) $(EXTENSION).control
 $(OBJS): $(HEADERS)
 
 # The PostgreSQL-free mathematics, tested on its own.
-test/unit/math_test: test/unit/math_test.c src/glicko_math.c src/glicko_math.h src/match_math.c src/match_math.h
+test/unit/math_test: test/unit/math_test.c test/unit/check.h src/glicko_math.c src/glicko_math.h src/match_math.c src/match_math.h
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
 		test/unit/math_test.c src/glicko_math.c src/match_math.c -lm
 
-test/unit/matchmaking_test: test/unit/matchmaking_test.c src/matchmaking_math.c src/matchmaking_math.h src/glicko_math.c src/glicko_math.h
+test/unit/matchmaking_test: test/unit/matchmaking_test.c test/unit/check.h src/matchmaking_math.c src/matchmaking_math.h src/glicko_math.c src/glicko_math.h
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
 		test/unit/matchmaking_test.c src/matchmaking_math.c src/glicko_math.c -lm
 

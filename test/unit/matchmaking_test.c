@@ -12,22 +12,7 @@
 #include <time.h>
 
 #include "matchmaking_math.h"
-
-static int	checks;
-static int	failures;
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-
-static void
-check(int ok, const char *what, int line)
-{
-	checks++;
-	if (!ok)
-	{
-		failures++;
-		printf("FAILED line %d: %s\n", line, what);
-	}
-}
+#include "check.h"
 
 static void *
 zalloc(size_t size)

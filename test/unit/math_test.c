@@ -7,23 +7,8 @@
 #include <stdlib.h>
 
 #include "glicko_math.h"
+#include "check.h"
 #include "match_math.h"
-
-static int	checks;
-static int	failures;
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-
-static void
-check(int ok, const char *what, int line)
-{
-	checks++;
-	if (!ok)
-	{
-		failures++;
-		printf("FAILED line %d: %s\n", line, what);
-	}
-}
 
 static int
 close_rel(double x, double want, double rel)
