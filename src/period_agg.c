@@ -9,12 +9,22 @@
  * Deferred accumulation.  In a hash aggregate over many players each row's
  * state sits at a random address, and reading it at once costs a cache miss
  * per row: measured, as much as all the rest of the row's work (bench/).
- * So the transition function computes the row's contribution, prefetches
- * the state and queues the contribution; it is added PENDING_DEPTH rows
- * later, when the state is in cache.  Contributions reach each state in row
- * order, so the sums are bit-for-bit those of adding them at once.  Whatever
- * reads a state (final, serial, combine) first drains the queue, and a reset
- * of the aggregate context (rescan, error) discards it with the states.
+ * And one game's terms are a chain of divisions, a square root and an
+ * exponential, each step waiting for the one before.  So the transition
+ * function checks the row, prefetches the state and queues the game; when
+ * PENDING_DEPTH games wait, the oldest PENDING_BATCH have their terms
+ * computed together (their chains overlap in the CPU: glicko_games) and are
+ * added to their states, which the prefetch has brought into cache by then.
+ * Games reach each state in row order, so the sums are bit-for-bit those of
+ * adding them at once.  Whatever reads a state (final, serial, combine)
+ * first drains the queue, and a reset of the aggregate context (rescan,
+ * error) discards it with the states.
+ *
+ * States in slabs.  At the same call site the states are cut from slabs of
+ * the aggregate context, 80 bytes each with no chunk header and no rounding
+ * up to a power of two (a palloc'd state takes 144): a hash aggregate then
+ * holds nearly twice as many players in work_mem before it spills to disk,
+ * and those states share cache lines.  A slab is freed with the context.
  *
  * The queue lives in fn_extra, so it is used only when the call is the
  * aggregate node's own (its per-transition FmgrInfo, which lives as long as
@@ -35,7 +45,8 @@
 #include "period_agg.h"
 #include "rating.h"
 
-#define PENDING_DEPTH 8
+#define PENDING_DEPTH 16		/* games queued at most */
+#define PENDING_BATCH 8			/* computed and added together */
 
 struct PendingQueue;
 
@@ -47,29 +58,36 @@ typedef struct PeriodState
 	struct PendingQueue *queue; /* may hold games of this state; or NULL */
 } PeriodState;
 
-/* One row's game, not yet added to its state. */
+/* One row, not yet added to its state (its game's input is beside it). */
 typedef struct PendingGame
 {
 	PeriodState *state;
 	Glicko2Rating player;		/* the row's player, checked against the state */
 	double		tau;
-	GlickoGame	game;
 	bool		scored;			/* false: a NULL score, no game */
 } PendingGame;
 
 /*
  * Per call site (fn_extra of the transition function, query lifetime).  It
- * queues only games of states in `aggcontext`; rows of states elsewhere (a
- * second grouping set's context) are added at once.
+ * queues only games of states in `aggcontext`, and cuts only their states
+ * from its slab; rows of states elsewhere (a second grouping set's context)
+ * are added at once to palloc'd states.
  */
 typedef struct PendingQueue
 {
-	MemoryContext aggcontext;	/* NULL until the first queued game */
+	MemoryContext aggcontext;	/* NULL until the first state or queued game */
 	MemoryContextCallback on_reset;
+	GlickoSystem system;		/* of every game at this call site */
 	int			head;			/* oldest entry */
 	int			count;
 	PendingGame games[PENDING_DEPTH];
+	GlickoGameInput inputs[PENDING_DEPTH];	/* games[i]'s game, if scored */
+	PeriodState *slab_next;		/* the next free state of the current slab */
+	PeriodState *slab_end;
 } PendingQueue;
+
+/* A slab: one AllocSet chunk of 8 kB (a power of two: nothing rounded up). */
+#define SLAB_STATES (8192 / sizeof(PeriodState))
 
 #ifdef USE_ASSERT_CHECKING
 static void
@@ -104,6 +122,25 @@ new_state(MemoryContext aggcontext, const Glicko2Rating *player, double tau)
 	return state;
 }
 
+/* A new state from the queue's slab in its aggregate context. */
+static PeriodState *
+new_slab_state(PendingQueue *queue, const Glicko2Rating *player, double tau)
+{
+	PeriodState *state;
+
+	if (queue->slab_next == queue->slab_end)
+	{
+		queue->slab_next = MemoryContextAlloc(queue->aggcontext,
+											  SLAB_STATES * sizeof(PeriodState));
+		queue->slab_end = queue->slab_next + SLAB_STATES;
+	}
+	state = queue->slab_next++;
+	memset(state, 0, sizeof(PeriodState));
+	state->player = *player;
+	state->tau = tau;
+	return state;
+}
+
 static char *
 state_player_cstring(const Glicko2Rating *player, double tau)
 {
@@ -123,6 +160,10 @@ check_same_group(const Glicko2Rating *first, double first_tau,
 	if (first->rating != player->rating ||
 		first->rd != player->rd ||
 		first->volatility != player->volatility)
+	{
+		/* A Glicko-2 row's player is checked only here once a group has begun. */
+		if (tau != 0.0 && !glicko2_valid(player))
+			check_glicko2(player, "player");
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("player rating differs within one group: %s and %s",
@@ -130,6 +171,7 @@ check_same_group(const Glicko2Rating *first, double first_tau,
 					   state_player_cstring(player, tau)),
 				errdetail("One group is one player's games of one period, all from the same pre-period rating."),
 				errhint("Group by the player (and period), or check the join that supplies the player's rating."));
+	}
 	if (first_tau != tau)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -166,15 +208,27 @@ apply_game(PeriodState *state, const Glicko2Rating *player, double tau,
 	AssertValidState(state);
 }
 
-/* Take the oldest queued game off the queue and add it to its state. */
+/*
+ * Take the n oldest queued games off the queue, compute their terms together
+ * and add them to their states in row order.  They must not wrap around the
+ * end of the ring (head + n <= PENDING_DEPTH).
+ */
 static void
-apply_oldest(PendingQueue *queue)
+apply_oldest(PendingQueue *queue, int n)
 {
-	PendingGame *p = &queue->games[queue->head];
+	GlickoGame	terms[PENDING_DEPTH];
+	int			first = queue->head;
 
-	queue->head = (queue->head + 1) % PENDING_DEPTH;
-	queue->count--;
-	apply_game(p->state, &p->player, p->tau, &p->game, p->scored);
+	Assert(n <= queue->count && first + n <= PENDING_DEPTH);
+	glicko_games(queue->system, &queue->inputs[first], n, terms);
+	queue->head = (first + n) % PENDING_DEPTH;
+	queue->count -= n;
+	for (int i = 0; i < n; i++)
+	{
+		PendingGame *p = &queue->games[first + i];
+
+		apply_game(p->state, &p->player, p->tau, &terms[i], p->scored);
+	}
 }
 
 /* Add every queued game to its state; first thing before reading any state. */
@@ -184,7 +238,7 @@ drain_queue(PendingQueue *queue)
 	if (queue == NULL)
 		return;
 	while (queue->count > 0)
-		apply_oldest(queue);
+		apply_oldest(queue, Min(queue->count, PENDING_DEPTH - queue->head));
 }
 
 /* The queued states are being freed (rescan, end, error): forget them. */
@@ -196,6 +250,7 @@ discard_queue(void *arg)
 	queue->aggcontext = NULL;
 	queue->head = 0;
 	queue->count = 0;
+	queue->slab_next = queue->slab_end = NULL;
 }
 
 /*
@@ -221,42 +276,46 @@ pending_queue(FunctionCallInfo fcinfo)
 /*
  * Shared transition: the player is recorded even from a row whose score is
  * NULL, so a group with no scored games still yields its Step 6 rating.
- * A group's first row starts its state; later rows are queued.
+ * A group's first row starts its state; later rows are queued.  The row's
+ * player was checked only if it starts the state: later rows must equal it
+ * (apply_game), which a bad rating never does.
  */
 static PeriodState *
 period_transition(FunctionCallInfo fcinfo, MemoryContext aggcontext,
-				  const Glicko2Rating *player, double tau,
-				  const GlickoGame *game, bool scored)
+				  GlickoSystem system, const Glicko2Rating *player, double tau,
+				  const GlickoGameInput *input, bool scored)
 {
 	PeriodState *state = PG_ARGISNULL(0) ? NULL : (PeriodState *) PG_GETARG_POINTER(0);
 	PendingQueue *queue = pending_queue(fcinfo);
 	PendingGame *p;
+	int			slot;
 	const char *byte;
 
-	if (state == NULL)
-	{
-		state = new_state(aggcontext, player, tau);
-		state->queue = queue;
-		apply_game(state, player, tau, game, scored);
-		return state;
-	}
-
-	if (queue == NULL)
-	{
-		drain_queue(state->queue);	/* keep row order, whoever queued them */
-		apply_game(state, player, tau, game, scored);
-		return state;
-	}
-	if (queue->aggcontext == NULL)
+	if (queue != NULL && queue->aggcontext == NULL)
 	{
 		queue->aggcontext = aggcontext;
+		queue->system = system;
 		queue->on_reset.func = discard_queue;
 		queue->on_reset.arg = queue;
 		MemoryContextRegisterResetCallback(aggcontext, &queue->on_reset);
 	}
-	if (queue->aggcontext != aggcontext)
+	if (queue != NULL && queue->aggcontext != aggcontext)
+		queue = NULL;			/* another grouping set's context */
+
+	if (state == NULL || queue == NULL)
 	{
-		apply_game(state, player, tau, game, scored);
+		GlickoGame	terms;
+
+		if (state == NULL)
+		{
+			state = queue != NULL ? new_slab_state(queue, player, tau)
+				: new_state(aggcontext, player, tau);
+			state->queue = queue;
+		}
+		else
+			drain_queue(state->queue);	/* keep row order, whoever queued them */
+		glicko_games(system, input, 1, &terms);
+		apply_game(state, player, tau, &terms, scored);
 		return state;
 	}
 
@@ -266,15 +325,76 @@ period_transition(FunctionCallInfo fcinfo, MemoryContext aggcontext,
 	glicko_prefetch_write((const char *) (state + 1) - 1);
 
 	if (queue->count == PENDING_DEPTH)
-		apply_oldest(queue);
-	p = &queue->games[(queue->head + queue->count) % PENDING_DEPTH];
+		apply_oldest(queue, PENDING_BATCH);
+	slot = (queue->head + queue->count) % PENDING_DEPTH;
 	queue->count++;
+	p = &queue->games[slot];
 	p->state = state;
 	p->player = *player;
 	p->tau = tau;
-	p->game = *game;
 	p->scored = scored;
+	queue->inputs[slot] = *input;
 	return state;
+}
+
+/*
+ * The row's player: checked when it starts the group's state (argument 0
+ * NULL), else left to the comparison with the state's (see above).
+ */
+static inline void
+arg_player(FunctionCallInfo fcinfo, Glicko2Rating *player)
+{
+	if (PG_ARGISNULL(1))
+	{
+		player->rating = GLICKO2_DEFAULT_RATING;
+		player->rd = GLICKO2_DEFAULT_RD;
+		player->volatility = GLICKO2_DEFAULT_VOLATILITY;
+	}
+	else if (!rating_fields_in_place(PG_GETARG_DATUM(1), player, 3))
+		datum_get_glicko2_fields(PG_GETARG_DATUM(1), player, "player");
+	if (PG_ARGISNULL(0) && !glicko2_valid(player))
+		check_glicko2(player, "player");
+}
+
+/*
+ * The row's game (opponent and score checked), or false for a NULL score.
+ * Unscored rows still fill *input, with finite values that are never added.
+ */
+static inline bool
+arg_game(FunctionCallInfo fcinfo, const Glicko2Rating *player,
+		 GlickoGameInput *input)
+{
+	Glicko2Rating opponent;
+	double		score;
+
+	input->rating = player->rating;
+	input->advantage = 0.0;
+	if (PG_ARGISNULL(3))
+	{
+		input->opponent_rating = player->rating;
+		input->opponent_rd = player->rd;
+		input->score = 0.0;
+		return false;
+	}
+	score = PG_GETARG_FLOAT8(3);
+	if (!glicko_valid_score(score))
+		check_score(score);
+	if (PG_ARGISNULL(2))
+	{
+		opponent.rating = GLICKO2_DEFAULT_RATING;
+		opponent.rd = GLICKO2_DEFAULT_RD;
+	}
+	else
+	{
+		if (!rating_fields_in_place(PG_GETARG_DATUM(2), &opponent, 3))
+			datum_get_glicko2_fields(PG_GETARG_DATUM(2), &opponent, "opponent");
+		if (!glicko2_valid(&opponent))
+			check_glicko2(&opponent, "opponent");
+	}
+	input->opponent_rating = opponent.rating;
+	input->opponent_rd = opponent.rd;
+	input->score = score;
+	return true;
 }
 
 /* Transition for glicko2_period(player, opponent, score [, tau]). */
@@ -283,23 +403,15 @@ Datum
 glicko2_period_transfn(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko2_period_transfn");
-	Glicko2Rating player;
-	Glicko2Rating opponent;
 	double		tau = arg_tau(fcinfo, 4);
-	GlickoGame	game = {0};
-	bool		scored = !PG_ARGISNULL(3);
+	Glicko2Rating player;
+	GlickoGameInput input;
+	bool		scored;
 
-	arg_glicko2_or_unrated(fcinfo, 1, &player, "player");
-	if (scored)
-	{
-		double		score = PG_GETARG_FLOAT8(3);
-
-		check_score(score);
-		arg_glicko2_or_unrated(fcinfo, 2, &opponent, "opponent");
-		game = glicko2_game(player.rating, opponent.rating, opponent.rd, score);
-	}
-
-	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, tau, &game, scored));
+	arg_player(fcinfo, &player);
+	scored = arg_game(fcinfo, &player, &input);
+	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, GLICKO_SYSTEM_2,
+										&player, tau, &input, scored));
 }
 
 /*
@@ -313,32 +425,22 @@ Datum
 glicko2_period_advantage_transfn(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko2_period_advantage_transfn");
-	Glicko2Rating player;
-	Glicko2Rating opponent;
 	double		tau = arg_tau(fcinfo, 4);
-	double		advantage;
-	GlickoGame	game = {0};
-	bool		scored = !PG_ARGISNULL(3);
+	Glicko2Rating player;
+	GlickoGameInput input;
+	bool		scored;
 
 	if (PG_ARGISNULL(5))
 		ereport(ERROR,
 				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				errmsg("advantage must not be NULL"),
 				errhint("A game without an advantage (neutral ground) has advantage 0."));
-	advantage = PG_GETARG_FLOAT8(5);
-	check_finite(advantage, "advantage");
-	arg_glicko2_or_unrated(fcinfo, 1, &player, "player");
-	if (scored)
-	{
-		double		score = PG_GETARG_FLOAT8(3);
-
-		check_score(score);
-		arg_glicko2_or_unrated(fcinfo, 2, &opponent, "opponent");
-		game = glicko2_game_advantage(player.rating, advantage, opponent.rating,
-									  opponent.rd, score);
-	}
-
-	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, tau, &game, scored));
+	arg_player(fcinfo, &player);
+	scored = arg_game(fcinfo, &player, &input);
+	input.advantage = PG_GETARG_FLOAT8(5);
+	check_finite(input.advantage, "advantage");
+	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, GLICKO_SYSTEM_2_ADVANTAGE,
+										&player, tau, &input, scored));
 }
 
 /* Transition for glicko1_period(player, opponent, score). */
@@ -350,23 +452,27 @@ glicko1_period_transfn(PG_FUNCTION_ARGS)
 	Glicko1Rating p1,
 				o1;
 	Glicko2Rating player;
-	GlickoGame	game = {0};
+	GlickoGameInput input = {0};
 	bool		scored = !PG_ARGISNULL(3);
 
 	arg_glicko1_or_unrated(fcinfo, 1, &p1, "player");
+	input.rating = p1.rating;
+	input.opponent_rating = p1.rating;
+	input.opponent_rd = p1.rd;
 	if (scored)
 	{
-		double		score = PG_GETARG_FLOAT8(3);
-
-		check_score(score);
+		input.score = PG_GETARG_FLOAT8(3);
+		check_score(input.score);
 		arg_glicko1_or_unrated(fcinfo, 2, &o1, "opponent");
-		game = glicko1_game(p1.rating, o1.rating, o1.rd, score);
+		input.opponent_rating = o1.rating;
+		input.opponent_rd = o1.rd;
 	}
 	player.rating = p1.rating;
 	player.rd = p1.rd;
 	player.volatility = 0.0;
 
-	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, 0.0, &game, scored));
+	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, GLICKO_SYSTEM_1,
+										&player, 0.0, &input, scored));
 }
 
 /* Combine two partial states over disjoint games of the same player. */
