@@ -656,33 +656,6 @@ glicko1_game(double rating, double opponent_rating, double opponent_rd,
 }
 
 void
-glicko_games(GlickoSystem system, const GlickoGameInput *in, int n,
-			 GlickoGame *out)
-{
-	int			i;
-
-	switch (system)
-	{
-		case GLICKO_SYSTEM_2:
-			for (i = 0; i < n; i++)
-				out[i] = glicko2_game(in[i].rating, in[i].opponent_rating,
-									  in[i].opponent_rd, in[i].score);
-			break;
-		case GLICKO_SYSTEM_2_ADVANTAGE:
-			for (i = 0; i < n; i++)
-				out[i] = glicko2_game_advantage(in[i].rating, in[i].advantage,
-												in[i].opponent_rating,
-												in[i].opponent_rd, in[i].score);
-			break;
-		case GLICKO_SYSTEM_1:
-			for (i = 0; i < n; i++)
-				out[i] = glicko1_game(in[i].rating, in[i].opponent_rating,
-									  in[i].opponent_rd, in[i].score);
-			break;
-	}
-}
-
-void
 glicko1_add_game(GlickoSums *sums, double rating, double opponent_rating,
 				 double opponent_rd, double score)
 {

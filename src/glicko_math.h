@@ -204,31 +204,6 @@ extern void glicko_team_composite(const Glicko2Rating *players, int n,
 extern double glicko_team_win_probability(const Glicko2Rating *a, int na,
 										  const Glicko2Rating *b, int nb);
 
-/*
- * Many games' terms at once.  Each game alone is a chain of divisions, a
- * square root and an exponential, every step waiting for the one before;
- * the games of a batch do not depend on each other, so the CPU overlaps
- * their chains.  out[i] is bit for bit the single-game function's result.
- */
-typedef enum GlickoSystem
-{
-	GLICKO_SYSTEM_2,			/* glicko2_game */
-	GLICKO_SYSTEM_2_ADVANTAGE,	/* glicko2_game_advantage */
-	GLICKO_SYSTEM_1				/* glicko1_game */
-} GlickoSystem;
-
-typedef struct GlickoGameInput
-{
-	double		rating;			/* the player's */
-	double		advantage;		/* GLICKO_SYSTEM_2_ADVANTAGE only */
-	double		opponent_rating;
-	double		opponent_rd;
-	double		score;
-} GlickoGameInput;
-
-extern void glicko_games(GlickoSystem system, const GlickoGameInput *in, int n,
-						 GlickoGame *out);
-
 /* Both systems. */
 extern void glicko_add_terms(GlickoSums *sums, const GlickoGame *game);
 extern void glicko_merge_sums(GlickoSums *into, const GlickoSums *from);

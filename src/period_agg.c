@@ -9,22 +9,23 @@
  * Deferred accumulation.  In a hash aggregate over many players each row's
  * state sits at a random address, and reading it at once costs a cache miss
  * per row: measured, as much as all the rest of the row's work (bench/).
- * And one game's terms are a chain of divisions, a square root and an
- * exponential, each step waiting for the one before.  So the transition
- * function checks the row, prefetches the state and queues the game; when
- * PENDING_DEPTH games wait, the oldest PENDING_BATCH have their terms
- * computed together (their chains overlap in the CPU: glicko_games) and are
- * added to their states, which the prefetch has brought into cache by then.
- * Games reach each state in row order, so the sums are bit-for-bit those of
- * adding them at once.  Whatever reads a state (final, serial, combine)
- * first drains the queue, and a reset of the aggregate context (rescan,
- * error) discards it with the states.
+ * So the transition function computes the row's contribution (a chain of
+ * divisions, a square root and an exponential, which the CPU overlaps with
+ * the executor's own wait for the state's address), prefetches the state
+ * and queues the contribution; it is added PENDING_DEPTH rows later, when
+ * the state is in cache.  Contributions reach each state in row order, so
+ * the sums are bit-for-bit those of adding them at once.  Whatever reads a
+ * state (final, serial, combine) first drains the queue, and a reset of the
+ * aggregate context (rescan, error) discards it with the states.  (Queueing
+ * the games raw and computing eight at a time was measured no faster: the
+ * wait for the state's address is then no longer hidden.)
  *
  * States in slabs.  At the same call site the states are cut from slabs of
  * the aggregate context, 80 bytes each with no chunk header and no rounding
  * up to a power of two (a palloc'd state takes 144): a hash aggregate then
- * holds nearly twice as many players in work_mem before it spills to disk,
- * and those states share cache lines.  A slab is freed with the context.
+ * holds nearly twice as many players in work_mem before it spills to disk.
+ * Slabs start small (a sorted aggregate's context holds one group at a time)
+ * and double up to 8 kB; they are freed with the context.
  *
  * The queue lives in fn_extra, so it is used only when the call is the
  * aggregate node's own (its per-transition FmgrInfo, which lives as long as
@@ -45,8 +46,7 @@
 #include "period_agg.h"
 #include "rating.h"
 
-#define PENDING_DEPTH 16		/* games queued at most */
-#define PENDING_BATCH 8			/* computed and added together */
+#define PENDING_DEPTH 8
 
 struct PendingQueue;
 
@@ -58,12 +58,13 @@ typedef struct PeriodState
 	struct PendingQueue *queue; /* may hold games of this state; or NULL */
 } PeriodState;
 
-/* One row, not yet added to its state (its game's input is beside it). */
+/* One row's game, not yet added to its state. */
 typedef struct PendingGame
 {
 	PeriodState *state;
 	Glicko2Rating player;		/* the row's player, checked against the state */
 	double		tau;
+	GlickoGame	game;
 	bool		scored;			/* false: a NULL score, no game */
 } PendingGame;
 
@@ -77,17 +78,17 @@ typedef struct PendingQueue
 {
 	MemoryContext aggcontext;	/* NULL until the first state or queued game */
 	MemoryContextCallback on_reset;
-	GlickoSystem system;		/* of every game at this call site */
 	int			head;			/* oldest entry */
 	int			count;
 	PendingGame games[PENDING_DEPTH];
-	GlickoGameInput inputs[PENDING_DEPTH];	/* games[i]'s game, if scored */
 	PeriodState *slab_next;		/* the next free state of the current slab */
 	PeriodState *slab_end;
+	Size		slab_bytes;		/* of the current slab; 0 before the first */
 } PendingQueue;
 
-/* A slab: one AllocSet chunk of 8 kB (a power of two: nothing rounded up). */
-#define SLAB_STATES (8192 / sizeof(PeriodState))
+/* Slabs are AllocSet chunks of a power of two bytes: nothing rounded up. */
+#define SLAB_FIRST_BYTES 256
+#define SLAB_MAX_BYTES 8192
 
 #ifdef USE_ASSERT_CHECKING
 static void
@@ -130,9 +131,10 @@ new_slab_state(PendingQueue *queue, const Glicko2Rating *player, double tau)
 
 	if (queue->slab_next == queue->slab_end)
 	{
-		queue->slab_next = MemoryContextAlloc(queue->aggcontext,
-											  SLAB_STATES * sizeof(PeriodState));
-		queue->slab_end = queue->slab_next + SLAB_STATES;
+		queue->slab_bytes = queue->slab_bytes == 0 ? SLAB_FIRST_BYTES
+			: Min(2 * queue->slab_bytes, SLAB_MAX_BYTES);
+		queue->slab_next = MemoryContextAlloc(queue->aggcontext, queue->slab_bytes);
+		queue->slab_end = queue->slab_next + queue->slab_bytes / sizeof(PeriodState);
 	}
 	state = queue->slab_next++;
 	memset(state, 0, sizeof(PeriodState));
@@ -208,27 +210,15 @@ apply_game(PeriodState *state, const Glicko2Rating *player, double tau,
 	AssertValidState(state);
 }
 
-/*
- * Take the n oldest queued games off the queue, compute their terms together
- * and add them to their states in row order.  They must not wrap around the
- * end of the ring (head + n <= PENDING_DEPTH).
- */
+/* Take the oldest queued game off the queue and add it to its state. */
 static void
-apply_oldest(PendingQueue *queue, int n)
+apply_oldest(PendingQueue *queue)
 {
-	GlickoGame	terms[PENDING_DEPTH];
-	int			first = queue->head;
+	PendingGame *p = &queue->games[queue->head];
 
-	Assert(n <= queue->count && first + n <= PENDING_DEPTH);
-	glicko_games(queue->system, &queue->inputs[first], n, terms);
-	queue->head = (first + n) % PENDING_DEPTH;
-	queue->count -= n;
-	for (int i = 0; i < n; i++)
-	{
-		PendingGame *p = &queue->games[first + i];
-
-		apply_game(p->state, &p->player, p->tau, &terms[i], p->scored);
-	}
+	queue->head = (queue->head + 1) % PENDING_DEPTH;
+	queue->count--;
+	apply_game(p->state, &p->player, p->tau, &p->game, p->scored);
 }
 
 /* Add every queued game to its state; first thing before reading any state. */
@@ -238,7 +228,7 @@ drain_queue(PendingQueue *queue)
 	if (queue == NULL)
 		return;
 	while (queue->count > 0)
-		apply_oldest(queue, Min(queue->count, PENDING_DEPTH - queue->head));
+		apply_oldest(queue);
 }
 
 /* The queued states are being freed (rescan, end, error): forget them. */
@@ -251,6 +241,7 @@ discard_queue(void *arg)
 	queue->head = 0;
 	queue->count = 0;
 	queue->slab_next = queue->slab_end = NULL;
+	queue->slab_bytes = 0;
 }
 
 /*
@@ -282,19 +273,17 @@ pending_queue(FunctionCallInfo fcinfo)
  */
 static PeriodState *
 period_transition(FunctionCallInfo fcinfo, MemoryContext aggcontext,
-				  GlickoSystem system, const Glicko2Rating *player, double tau,
-				  const GlickoGameInput *input, bool scored)
+				  const Glicko2Rating *player, double tau,
+				  const GlickoGame *game, bool scored)
 {
 	PeriodState *state = PG_ARGISNULL(0) ? NULL : (PeriodState *) PG_GETARG_POINTER(0);
 	PendingQueue *queue = pending_queue(fcinfo);
 	PendingGame *p;
-	int			slot;
 	const char *byte;
 
 	if (queue != NULL && queue->aggcontext == NULL)
 	{
 		queue->aggcontext = aggcontext;
-		queue->system = system;
 		queue->on_reset.func = discard_queue;
 		queue->on_reset.arg = queue;
 		MemoryContextRegisterResetCallback(aggcontext, &queue->on_reset);
@@ -302,20 +291,18 @@ period_transition(FunctionCallInfo fcinfo, MemoryContext aggcontext,
 	if (queue != NULL && queue->aggcontext != aggcontext)
 		queue = NULL;			/* another grouping set's context */
 
-	if (state == NULL || queue == NULL)
+	if (state == NULL)
 	{
-		GlickoGame	terms;
-
-		if (state == NULL)
-		{
-			state = queue != NULL ? new_slab_state(queue, player, tau)
-				: new_state(aggcontext, player, tau);
-			state->queue = queue;
-		}
-		else
-			drain_queue(state->queue);	/* keep row order, whoever queued them */
-		glicko_games(system, input, 1, &terms);
-		apply_game(state, player, tau, &terms, scored);
+		state = queue != NULL ? new_slab_state(queue, player, tau)
+			: new_state(aggcontext, player, tau);
+		state->queue = queue;
+		apply_game(state, player, tau, game, scored);
+		return state;
+	}
+	if (queue == NULL)
+	{
+		drain_queue(state->queue);	/* keep row order, whoever queued them */
+		apply_game(state, player, tau, game, scored);
 		return state;
 	}
 
@@ -325,15 +312,14 @@ period_transition(FunctionCallInfo fcinfo, MemoryContext aggcontext,
 	glicko_prefetch_write((const char *) (state + 1) - 1);
 
 	if (queue->count == PENDING_DEPTH)
-		apply_oldest(queue, PENDING_BATCH);
-	slot = (queue->head + queue->count) % PENDING_DEPTH;
+		apply_oldest(queue);
+	p = &queue->games[(queue->head + queue->count) % PENDING_DEPTH];
 	queue->count++;
-	p = &queue->games[slot];
 	p->state = state;
 	p->player = *player;
 	p->tau = tau;
+	p->game = *game;
 	p->scored = scored;
-	queue->inputs[slot] = *input;
 	return state;
 }
 
@@ -356,44 +342,26 @@ arg_player(FunctionCallInfo fcinfo, Glicko2Rating *player)
 		check_glicko2(player, "player");
 }
 
-/*
- * The row's game (opponent and score checked), or false for a NULL score.
- * Unscored rows still fill *input, with finite values that are never added.
- */
+/* The row's opponent and score, checked; false for a NULL score (no game). */
 static inline bool
-arg_game(FunctionCallInfo fcinfo, const Glicko2Rating *player,
-		 GlickoGameInput *input)
+arg_opponent_score(FunctionCallInfo fcinfo, Glicko2Rating *opponent, double *score)
 {
-	Glicko2Rating opponent;
-	double		score;
-
-	input->rating = player->rating;
-	input->advantage = 0.0;
 	if (PG_ARGISNULL(3))
-	{
-		input->opponent_rating = player->rating;
-		input->opponent_rd = player->rd;
-		input->score = 0.0;
 		return false;
-	}
-	score = PG_GETARG_FLOAT8(3);
-	if (!glicko_valid_score(score))
-		check_score(score);
+	*score = PG_GETARG_FLOAT8(3);
+	if (!glicko_valid_score(*score))
+		check_score(*score);
 	if (PG_ARGISNULL(2))
 	{
-		opponent.rating = GLICKO2_DEFAULT_RATING;
-		opponent.rd = GLICKO2_DEFAULT_RD;
+		opponent->rating = GLICKO2_DEFAULT_RATING;
+		opponent->rd = GLICKO2_DEFAULT_RD;
+		opponent->volatility = GLICKO2_DEFAULT_VOLATILITY;
+		return true;
 	}
-	else
-	{
-		if (!rating_fields_in_place(PG_GETARG_DATUM(2), &opponent, 3))
-			datum_get_glicko2_fields(PG_GETARG_DATUM(2), &opponent, "opponent");
-		if (!glicko2_valid(&opponent))
-			check_glicko2(&opponent, "opponent");
-	}
-	input->opponent_rating = opponent.rating;
-	input->opponent_rd = opponent.rd;
-	input->score = score;
+	if (!rating_fields_in_place(PG_GETARG_DATUM(2), opponent, 3))
+		datum_get_glicko2_fields(PG_GETARG_DATUM(2), opponent, "opponent");
+	if (!glicko2_valid(opponent))
+		check_glicko2(opponent, "opponent");
 	return true;
 }
 
@@ -405,13 +373,17 @@ glicko2_period_transfn(PG_FUNCTION_ARGS)
 	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko2_period_transfn");
 	double		tau = arg_tau(fcinfo, 4);
 	Glicko2Rating player;
-	GlickoGameInput input;
+	Glicko2Rating opponent;
+	double		score;
+	GlickoGame	game = {0};
 	bool		scored;
 
 	arg_player(fcinfo, &player);
-	scored = arg_game(fcinfo, &player, &input);
-	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, GLICKO_SYSTEM_2,
-										&player, tau, &input, scored));
+	scored = arg_opponent_score(fcinfo, &opponent, &score);
+	if (scored)
+		game = glicko2_game(player.rating, opponent.rating, opponent.rd, score);
+
+	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, tau, &game, scored));
 }
 
 /*
@@ -426,8 +398,11 @@ glicko2_period_advantage_transfn(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko2_period_advantage_transfn");
 	double		tau = arg_tau(fcinfo, 4);
+	double		advantage;
 	Glicko2Rating player;
-	GlickoGameInput input;
+	Glicko2Rating opponent;
+	double		score;
+	GlickoGame	game = {0};
 	bool		scored;
 
 	if (PG_ARGISNULL(5))
@@ -435,12 +410,15 @@ glicko2_period_advantage_transfn(PG_FUNCTION_ARGS)
 				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				errmsg("advantage must not be NULL"),
 				errhint("A game without an advantage (neutral ground) has advantage 0."));
+	advantage = PG_GETARG_FLOAT8(5);
+	check_finite(advantage, "advantage");
 	arg_player(fcinfo, &player);
-	scored = arg_game(fcinfo, &player, &input);
-	input.advantage = PG_GETARG_FLOAT8(5);
-	check_finite(input.advantage, "advantage");
-	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, GLICKO_SYSTEM_2_ADVANTAGE,
-										&player, tau, &input, scored));
+	scored = arg_opponent_score(fcinfo, &opponent, &score);
+	if (scored)
+		game = glicko2_game_advantage(player.rating, advantage, opponent.rating,
+									  opponent.rd, score);
+
+	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, tau, &game, scored));
 }
 
 /* Transition for glicko1_period(player, opponent, score). */
@@ -452,27 +430,23 @@ glicko1_period_transfn(PG_FUNCTION_ARGS)
 	Glicko1Rating p1,
 				o1;
 	Glicko2Rating player;
-	GlickoGameInput input = {0};
+	GlickoGame	game = {0};
 	bool		scored = !PG_ARGISNULL(3);
 
 	arg_glicko1_or_unrated(fcinfo, 1, &p1, "player");
-	input.rating = p1.rating;
-	input.opponent_rating = p1.rating;
-	input.opponent_rd = p1.rd;
 	if (scored)
 	{
-		input.score = PG_GETARG_FLOAT8(3);
-		check_score(input.score);
+		double		score = PG_GETARG_FLOAT8(3);
+
+		check_score(score);
 		arg_glicko1_or_unrated(fcinfo, 2, &o1, "opponent");
-		input.opponent_rating = o1.rating;
-		input.opponent_rd = o1.rd;
+		game = glicko1_game(p1.rating, o1.rating, o1.rd, score);
 	}
 	player.rating = p1.rating;
 	player.rd = p1.rd;
 	player.volatility = 0.0;
 
-	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, GLICKO_SYSTEM_1,
-										&player, 0.0, &input, scored));
+	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, 0.0, &game, scored));
 }
 
 /* Combine two partial states over disjoint games of the same player. */
