@@ -177,15 +177,16 @@ report_glicko_status(GlickoStatus status, const char *what)
 #define HEADER_FIELD(body, field) \
 	((body) + offsetof(HeapTupleHeaderData, field) - VARHDRSZ)
 
-static inline void
-read_float8_fields(Datum d, double *out, int nfields, const char *what)
+/* The fields of a rating composite: 0, or the 1-based number of a NULL
+ * field, or -1 when it is not nfields float8 fields. */
+static inline int
+float8_fields(Datum d, double *out, int nfields)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(d);
 	const char *body;
 	uint16		infomask;
 	uint16		infomask2;
 	uint8		hoff;
-	int			i;
 
 	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 		v = pg_detoast_datum(v);
@@ -199,22 +200,34 @@ read_float8_fields(Datum d, double *out, int nfields, const char *what)
 	{
 		const uint8 *bits = (const uint8 *) HEADER_FIELD(body, t_bits);
 
-		for (i = 0; i < nfields; i++)
+		for (int i = 0; i < nfields; i++)
 			if (att_isnull(i, bits))
-				ereport(ERROR,
-						errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-						errmsg("%s %s must not be NULL", what, rating_fields[i]),
-						errhint("A NULL rating means an unrated player; a rating with a NULL field is an error."));
+				return i + 1;
 	}
 
 	if ((infomask2 & HEAP_NATTS_MASK) != nfields ||
 		hoff < SizeofHeapTupleHeader ||
 		hoff - VARHDRSZ + nfields * sizeof(float8) > VARSIZE_ANY_EXHDR(v))
+		return -1;
+
+	memcpy(out, body + hoff - VARHDRSZ, nfields * sizeof(float8));
+	return 0;
+}
+
+static inline void
+read_float8_fields(Datum d, double *out, int nfields, const char *what)
+{
+	int			bad = float8_fields(d, out, nfields);
+
+	if (bad > 0)
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("%s %s must not be NULL", what, rating_fields[bad - 1]),
+				errhint("A NULL rating means an unrated player; a rating with a NULL field is an error."));
+	if (bad < 0)
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),
 				errmsg("%s is not a rating of %d float8 fields", what, nfields));
-
-	memcpy(out, body + hoff - VARHDRSZ, nfields * sizeof(float8));
 }
 
 void
@@ -226,6 +239,19 @@ datum_get_glicko2_fields(Datum d, Glicko2Rating *out, const char *what)
 	out->rating = f[0];
 	out->rd = f[1];
 	out->volatility = f[2];
+}
+
+bool
+datum_try_glicko2(Datum d, Glicko2Rating *out)
+{
+	double		f[3];
+
+	if (float8_fields(d, f, 3) != 0)
+		return false;
+	out->rating = f[0];
+	out->rd = f[1];
+	out->volatility = f[2];
+	return glicko2_valid(out);
 }
 
 void
