@@ -16,6 +16,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "storage/bufmgr.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
@@ -325,6 +326,8 @@ plan_games(TakenQueue *q, int team_size, int teams, double max_gap, double widen
 		const QueuedPlayer *x = &p[order[i]];
 		double		w = (double) (q->now - x->queued) / USECS_PER_SEC;
 
+		if (i + 16 < n)
+			glicko_prefetch_read(&p[order[i + 16]]);	/* rating order: random */
 		sorted_rating[i] = x->rating.rating;
 		tolerance[i] = max_gap + widen * (w > 0.0 ? w : 0.0);
 	}
@@ -337,6 +340,9 @@ plan_games(TakenQueue *q, int team_size, int teams, double max_gap, double widen
 		bool		exact;
 		int			bad_party;
 
+		if (g + 8 < games)		/* rating order is not scan order */
+			for (int k = 0; k < size; k++)
+				glicko_prefetch_write(&p[order[first[g + 8] + k]]);
 		/* Best first: team 1 is the team of the game's highest rated. */
 		for (int k = 0; k < size; k++)
 		{
@@ -434,6 +440,22 @@ reader_shutdown(DestReceiver *self)
 static void
 reader_destroy(DestReceiver *self)
 {
+}
+
+/*
+ * Room for the rows the queue likely holds (its density at the last VACUUM
+ * or ANALYZE times its pages now), so the array rarely grows while reading.
+ */
+static int
+expected_players(Oid relid)
+{
+	Relation	rel = relation_open(relid, AccessShareLock);
+	double		pages = RelationGetNumberOfBlocks(rel),
+				density = rel->rd_rel->relpages > 0 && rel->rd_rel->reltuples > 0 ?
+		rel->rd_rel->reltuples / rel->rd_rel->relpages : 0.0;
+
+	relation_close(rel, AccessShareLock);
+	return (int) Max(1024.0, Min(1.1 * density * pages, (double) MAX_QUEUE));
 }
 
 /* A row: ctid, the player as text, the rating, the time queued. */
@@ -615,7 +637,7 @@ take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 
 	/* Read and lock in one statement, the rows going into q. */
 	q->n = 0;
-	q->capacity = 1024;
+	q->capacity = expected_players(relid);
 	q->players = palloc(sizeof(QueuedPlayer) * q->capacity);
 	reader.receiver.receiveSlot = receive_player;
 	reader.receiver.rStartup = reader_startup;
@@ -733,6 +755,20 @@ glicko2_pair_sql(PG_FUNCTION_ARGS)
 
 		if ((g & 0xfff) == 0)
 			CHECK_FOR_INTERRUPTS();
+		/* The pairs are in rating order, the players in scan order: fetch
+		 * the players 16 pairs ahead, their ids and ratings 8 ahead. */
+		if (g + 16 < q.placed / 2)
+		{
+			glicko_prefetch_read(&q.players[first[g + 16]]);
+			glicko_prefetch_read(&q.players[second[g + 16]]);
+		}
+		if (g + 8 < q.placed / 2)
+		{
+			glicko_prefetch_read(DatumGetPointer(q.players[first[g + 8]].id));
+			glicko_prefetch_read(DatumGetPointer(q.players[first[g + 8]].composite));
+			glicko_prefetch_read(DatumGetPointer(q.players[second[g + 8]].id));
+			glicko_prefetch_read(DatumGetPointer(q.players[second[g + 8]].composite));
+		}
 		values[0] = a->id;
 		values[1] = b->id;
 		values[2] = Float8GetDatum(glicko2_win_probability(&a->rating, &b->rating));
