@@ -3,7 +3,8 @@
 -- same run (medians of :reps interleaved repetitions); fairness beside it.
 --   1. glicko2_pair on :players queued players, against
 --      SELECT ... FROM queue ORDER BY (rating).rating (and ORDER BY rating,
---      the composite, which compares records field by field).
+--      the composite, which compares records field by field); and the floor
+--      under it, every row locked then deleted in plain SQL.
 --   2. glicko2_lobbies(queue, 5) on :lobby_players players (5v5), against the
 --      same ORDER BY on those rows.
 --   3. glicko2_balance of 10-player lobbies, 10 000 of them, against
@@ -81,6 +82,19 @@ BEGIN
     END;
     INSERT INTO times VALUES ('glicko2_pair(queue)', r, ms);
 
+    -- The floor under glicko2_pair: every row locked (FOR UPDATE SKIP
+    -- LOCKED), then every row deleted, as it does when all are paired; no
+    -- plan, no result.
+    BEGIN
+      t := clock_timestamp();
+      PERFORM count(*) FROM (SELECT 1 FROM ONLY queue FOR UPDATE SKIP LOCKED) s;
+      DELETE FROM ONLY queue;
+      ms := 1000 * extract(epoch FROM clock_timestamp() - t);
+      RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'undo';
+    EXCEPTION WHEN raise_exception THEN NULL;
+    END;
+    INSERT INTO times VALUES ('floor: lock, then delete, every row', r, ms);
+
     t := clock_timestamp();
     PERFORM count(*) FROM (SELECT player_id, rating, queued_at FROM queue ORDER BY rating) s;
     INSERT INTO times VALUES ('ORDER BY rating (composite), queue', r, 1000 * extract(epoch FROM clock_timestamp() - t));
@@ -128,6 +142,14 @@ WITH m AS (SELECT what, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms FR
 SELECT 'glicko2_pair / ORDER BY (rating).rating' AS ratio,
        round(((SELECT ms FROM m WHERE what = 'glicko2_pair(queue)')
               / (SELECT ms FROM m WHERE what = 'ORDER BY (rating).rating, queue'))::numeric, 2) AS value
+UNION ALL
+SELECT 'floor (lock + delete every row) / ORDER BY (rating).rating',
+       round(((SELECT ms FROM m WHERE what = 'floor: lock, then delete, every row')
+              / (SELECT ms FROM m WHERE what = 'ORDER BY (rating).rating, queue'))::numeric, 2)
+UNION ALL
+SELECT 'glicko2_pair / floor',
+       round(((SELECT ms FROM m WHERE what = 'glicko2_pair(queue)')
+              / (SELECT ms FROM m WHERE what = 'floor: lock, then delete, every row'))::numeric, 2)
 UNION ALL
 SELECT 'glicko2_pair / ORDER BY rating (composite)',
        round(((SELECT ms FROM m WHERE what = 'glicko2_pair(queue)')
