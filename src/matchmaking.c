@@ -227,15 +227,62 @@ typedef struct QueuedPlayer
 	int			team;
 } QueuedPlayer;
 
+/*
+ * Where the players' ids and ratings are copied, one after another in large
+ * blocks: no chunk header, no rounding up to a power of two (a player's id
+ * and rating take some 60 bytes), and a value that fits a one-byte varlena
+ * header gets one, as in a table row, so needs no alignment.
+ */
+typedef struct Packer
+{
+	MemoryContext context;
+	char	   *next;
+	char	   *end;
+} Packer;
+
+#define PACK_BLOCK ((Size) 256 * 1024)
+
 /* The players taken from a queue, and their games. */
 typedef struct TakenQueue
 {
 	int			n;				/* rows read and locked */
 	int			capacity;
 	QueuedPlayer *players;		/* in scan order */
+	Packer		pack;			/* their ids and ratings */
 	TimestampTz now;
+	int		   *order;			/* positions in rating order */
+	int		   *first;			/* game g is order[first[g]] ... */
+	int			games;
 	int			placed;
 } TakenQueue;
+
+/* A copy of v (not compressed, not external) in the packer's blocks. */
+static Datum
+pack_varlena(Packer *pack, const struct varlena *v)
+{
+	bool		one_byte = VARATT_IS_SHORT(v) || VARATT_CAN_MAKE_SHORT(v);
+	Size		size = VARATT_IS_SHORT(v) ? VARSIZE_SHORT(v) :
+		one_byte ? VARATT_CONVERTED_SHORT_SIZE(v) : VARSIZE(v);
+	char	   *at;
+
+	if ((Size) (pack->end - pack->next) < size + MAXIMUM_ALIGNOF)
+	{
+		Size		block = Max(PACK_BLOCK, size + MAXIMUM_ALIGNOF);
+
+		pack->next = MemoryContextAlloc(pack->context, block);
+		pack->end = pack->next + block;
+	}
+	at = one_byte ? pack->next : (char *) MAXALIGN(pack->next);
+	if (one_byte && !VARATT_IS_SHORT(v))
+	{
+		SET_VARSIZE_SHORT(at, size);
+		memcpy(at + VARHDRSZ_SHORT, VARDATA(v), size - VARHDRSZ_SHORT);
+	}
+	else
+		memcpy(at, v, size);
+	pack->next = at + size;
+	return PointerGetDatum(at);
+}
 
 /* Text ids compared as strcmp would compare them (text has no NUL). */
 static int
@@ -289,7 +336,8 @@ waited_datum(const TakenQueue *q, const QueuedPlayer *p, Interval *out)
  * players in rating order (mm_group_runs), each split by mm_balance with its
  * best player first, so that player's team is team 1.  Sets each player's
  * game (1, 2, ... in rating order) and team, both 0 for a player left
- * waiting; sets q->placed, the number of players placed.
+ * waiting; q->order, q->first and q->games (game g's players are
+ * order[first[g]] to order[first[g] + teams * team_size - 1]); q->placed.
  */
 static void
 plan_games(TakenQueue *q, int team_size, int teams, double max_gap, double widen)
@@ -309,7 +357,7 @@ plan_games(TakenQueue *q, int team_size, int teams, double max_gap, double widen
 
 	for (int i = 0; i < n; i++)
 		p[i].game = p[i].team = 0;
-	q->placed = 0;
+	q->games = q->placed = 0;
 	if (size > n)
 		return;					/* not one game's worth of players */
 	rating = palloc(sizeof(double) * n);
@@ -360,6 +408,9 @@ plan_games(TakenQueue *q, int team_size, int teams, double max_gap, double widen
 			x->team = lobby_team[k];
 		}
 	}
+	q->order = order;
+	q->first = first;
+	q->games = games;
 	q->placed = games * size;
 }
 
@@ -422,7 +473,6 @@ typedef struct QueueReader
 {
 	DestReceiver receiver;		/* first: the executor calls it with this */
 	TakenQueue *q;
-	MemoryContext context;		/* the caller's: q outlives SPI */
 	const char *relname;
 	const char *player_column;
 } QueueReader;
@@ -467,11 +517,6 @@ receive_player(TupleTableSlot *slot, DestReceiver *self)
 	Datum	   *values = slot->tts_values;
 	bool	   *nulls = slot->tts_isnull;
 	QueuedPlayer *p;
-	struct varlena *id,
-			   *composite;
-	Size		id_size,
-				composite_size;
-	char	   *copy;
 
 	CHECK_FOR_INTERRUPTS();
 	slot_getallattrs(slot);
@@ -519,17 +564,9 @@ receive_player(TupleTableSlot *slot, DestReceiver *self)
 				errdetail("How long a player has waited needs the time they joined the queue."));
 	p->tid = *(ItemPointer) DatumGetPointer(values[0]);
 
-	/* The id and the rating as read, in one chunk of the caller's memory
-	 * (short varlena headers kept: no alignment needed, nothing to convert). */
-	id = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(values[1]));
-	composite = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(values[2]));
-	id_size = VARSIZE_ANY(id);
-	composite_size = VARSIZE_ANY(composite);
-	copy = MemoryContextAlloc(reader->context, MAXALIGN(id_size) + composite_size);
-	memcpy(copy, id, id_size);
-	memcpy(copy + MAXALIGN(id_size), composite, composite_size);
-	p->id = PointerGetDatum(copy);
-	p->composite = PointerGetDatum(copy + MAXALIGN(id_size));
+	/* The id and the rating as read, side by side (the result uses both). */
+	p->id = pack_varlena(&q->pack, pg_detoast_datum_packed((struct varlena *) DatumGetPointer(values[1])));
+	p->composite = pack_varlena(&q->pack, pg_detoast_datum_packed((struct varlena *) DatumGetPointer(values[2])));
 	q->n++;
 	return true;
 }
@@ -639,13 +676,15 @@ take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 	q->n = 0;
 	q->capacity = expected_players(relid);
 	q->players = palloc(sizeof(QueuedPlayer) * q->capacity);
+	q->pack.context = CurrentMemoryContext;
+	q->pack.next = palloc(PACK_BLOCK);
+	q->pack.end = q->pack.next + PACK_BLOCK;
 	reader.receiver.receiveSlot = receive_player;
 	reader.receiver.rStartup = reader_startup;
 	reader.receiver.rShutdown = reader_shutdown;
 	reader.receiver.rDestroy = reader_destroy;
 	reader.receiver.mydest = DestNone;
 	reader.q = q;
-	reader.context = CurrentMemoryContext;
 	reader.relname = relname;
 	reader.player_column = player_column;
 	read.dest = &reader.receiver;
@@ -730,8 +769,6 @@ glicko2_pair_sql(PG_FUNCTION_ARGS)
 	TupleDesc	desc;
 	Tuplestorestate *store;
 	TakenQueue	q;
-	int		   *first,
-			   *second;
 
 	check_not_null(fcinfo, names, 6);
 	store = start_result(fcinfo, &desc, "glicko2_pair");
@@ -739,16 +776,13 @@ glicko2_pair_sql(PG_FUNCTION_ARGS)
 			   PG_GETARG_FLOAT8(2), NameStr(*PG_GETARG_NAME(3)), NameStr(*PG_GETARG_NAME(4)),
 			   NameStr(*PG_GETARG_NAME(5)), TupleDescAttr(desc, 4)->atttypid, &q);
 
-	/* Team 1 is the higher rated of each pair. */
-	first = palloc0(sizeof(int) * (q.placed / 2 + 1));
-	second = palloc0(sizeof(int) * (q.placed / 2 + 1));
-	for (int i = 0; i < q.n; i++)
-		if (q.players[i].game > 0)
-			(q.players[i].team == 1 ? first : second)[q.players[i].game - 1] = i;
-	for (int g = 0; g < q.placed / 2; g++)
+	/* The pairs in rating order; team 1 is the higher rated of each. */
+	for (int g = 0; g < q.games; g++)
 	{
-		const QueuedPlayer *a = &q.players[first[g]],
-				   *b = &q.players[second[g]];
+		const QueuedPlayer *lo = &q.players[q.order[q.first[g]]],
+				   *hi = &q.players[q.order[q.first[g] + 1]],
+				   *a = hi->team == 1 ? hi : lo,
+				   *b = hi->team == 1 ? lo : hi;
 		Datum		values[8];
 		Interval	waited[2];
 		bool		nulls[8] = {false, false, false, false, false, false, false, false};
@@ -757,17 +791,15 @@ glicko2_pair_sql(PG_FUNCTION_ARGS)
 			CHECK_FOR_INTERRUPTS();
 		/* The pairs are in rating order, the players in scan order: fetch
 		 * the players 16 pairs ahead, their ids and ratings 8 ahead. */
-		if (g + 16 < q.placed / 2)
+		if (g + 16 < q.games)
 		{
-			glicko_prefetch_read(&q.players[first[g + 16]]);
-			glicko_prefetch_read(&q.players[second[g + 16]]);
+			glicko_prefetch_read(&q.players[q.order[q.first[g + 16]]]);
+			glicko_prefetch_read(&q.players[q.order[q.first[g + 16] + 1]]);
 		}
-		if (g + 8 < q.placed / 2)
+		if (g + 8 < q.games)
 		{
-			glicko_prefetch_read(DatumGetPointer(q.players[first[g + 8]].id));
-			glicko_prefetch_read(DatumGetPointer(q.players[first[g + 8]].composite));
-			glicko_prefetch_read(DatumGetPointer(q.players[second[g + 8]].id));
-			glicko_prefetch_read(DatumGetPointer(q.players[second[g + 8]].composite));
+			glicko_prefetch_read(DatumGetPointer(q.players[q.order[q.first[g + 8]]].id));
+			glicko_prefetch_read(DatumGetPointer(q.players[q.order[q.first[g + 8] + 1]].id));
 		}
 		values[0] = a->id;
 		values[1] = b->id;

@@ -69,6 +69,25 @@ SELECT player_a, player_b, gap
 FROM glicko2_pair('waiting', 1000, 0, player_column => 'who', rating_column => 'r', queued_column => 'since');
 SELECT who AS left_waiting FROM waiting;
 ROLLBACK;
+-- Ids of every length come back whole: short, 200 bytes (past a one-byte
+-- varlena header), 3000 bytes stored compressed, 9000 bytes of random text
+-- stored out of line (no unique index: too long for one, so the duplicate
+-- check compares them); and so do the ratings.
+CREATE TABLE long_ids (who text, r glicko2_rating, since timestamptz);
+BEGIN;
+INSERT INTO long_ids VALUES ('short', glicko2_rating(1500, 80), now()),
+                           (repeat('m', 200), glicko2_rating(1501, 81, 0.07), now()),
+                           (repeat('c', 3000), glicko2_rating(1600, 82), now()),
+                           ((SELECT string_agg(md5(i::text), '') FROM generate_series(1, 281) i), glicko2_rating(1601, 83), now());
+SELECT length(who), pg_column_compression(who), pg_column_size(who) < length(who) AS compressed
+FROM long_ids ORDER BY 1;
+CREATE TEMP TABLE before ON COMMIT DROP AS SELECT * FROM long_ids;
+SELECT length(p.player_a) AS length_a, p.player_a = a.who AND p.rating_a = a.r AS a_whole,
+       length(p.player_b) AS length_b, p.player_b = b.who AND p.rating_b = b.r AS b_whole
+FROM glicko2_pair('long_ids', NULL, 0, player_column => 'who', rating_column => 'r', queued_column => 'since') p
+JOIN before a ON a.who = p.player_a JOIN before b ON b.who = p.player_b
+ORDER BY length_a;
+ROLLBACK;
 
 -- Lobbies: 25 players into 2v2 lobbies.  Runs of four in rating order (six
 -- lobbies, one player left), each split as glicko2_balance splits it, p_win
