@@ -214,8 +214,9 @@ glicko2_balance_sql(PG_FUNCTION_ARGS)
 	PG_RETURN_ARRAYTYPE_P(construct_array(out, n, INT4OID, sizeof(int32), true, TYPALIGN_INT));
 }
 
-/* One player read from the queue: 64 bytes, a cache line, since the plan
- * and the result visit the players in rating order, not in the scan's. */
+/* One player read from the queue, 64 bytes (a cache line) on a 64-bit
+ * machine: the plan and the result visit the players in rating order, not
+ * in the scan's, so a player is best one fetch. */
 typedef struct QueuedPlayer
 {
 	Glicko2Rating rating;
