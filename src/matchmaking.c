@@ -462,8 +462,9 @@ queue_column(Oid relid, const char *relname, const char *column,
 	return attnum;
 }
 
-/* The most players one call takes: mm_group_runs works in 4 (n + 1) doubles. */
-#define MAX_QUEUE ((int) (MaxAllocSize / sizeof(double) / 4 - 1))
+/* The most players one call takes: their records in one allocation (and
+ * mm_group_runs's 4 (n + 1) doubles, fewer bytes). */
+#define MAX_QUEUE ((int) (MaxAllocSize / sizeof(QueuedPlayer)))
 
 /*
  * The queue's rows go from the executor straight into a TakenQueue (an SPI
@@ -495,7 +496,8 @@ reader_destroy(DestReceiver *self)
 
 /*
  * Room for the rows the queue likely holds (its density at the last VACUUM
- * or ANALYZE times its pages now), so the array rarely grows while reading.
+ * or ANALYZE times its pages now), so the array rarely grows while reading;
+ * at most a million up front (64 MB), in case the statistics are stale.
  */
 static int
 expected_players(Oid relid)
@@ -506,7 +508,7 @@ expected_players(Oid relid)
 		rel->rd_rel->reltuples / rel->rd_rel->relpages : 0.0;
 
 	relation_close(rel, AccessShareLock);
-	return (int) Max(1024.0, Min(1.1 * density * pages, (double) MAX_QUEUE));
+	return (int) Max(1024.0, Min(1.1 * density * pages, 1048576.0));
 }
 
 /* A row: ctid, the player as text, the rating, the time queued. */
@@ -618,11 +620,15 @@ check_not_null(FunctionCallInfo fcinfo, const char *const *names, int n)
  * optimal over the pool it sees, so the pool must hold still while it is
  * made.  A row locked here can be neither paired by another matchmaker (it
  * skips the row) nor deleted by a player leaving (that waits for our end,
- * then finds the row gone, or still there after a rollback).  Deleting every
- * row and inserting the unplaced ones again would give those new row
- * versions, and a leave waiting on the old version would then miss them
- * (test/specs/matchmaking_concurrent.spec).  So a placed row is written twice,
- * locked and deleted, each with its WAL record: that is this function's floor.
+ * then finds the row gone, or still there after a rollback).  Planning on an
+ * unlocked read and then deleting only the placed rows would see rows that
+ * others hold, and a held player rated between two others can forbid their
+ * pair (the tolerance rule), so the pairs would differ from those of the
+ * rows actually free.  Deleting every row and inserting the unplaced ones
+ * again would give those new row versions, and a leave waiting on the old
+ * version would then miss them (test/specs/matchmaking_concurrent.spec).  So
+ * a placed row is written twice, locked and deleted, each with its WAL
+ * record: that is this function's floor (bench/matchmaking.sh times it).
  */
 static void
 take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
