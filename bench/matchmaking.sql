@@ -3,7 +3,8 @@
 -- same run (medians of :reps interleaved repetitions); fairness beside it.
 --   1. glicko2_pair on :players queued players, against
 --      SELECT ... FROM queue ORDER BY (rating).rating (and ORDER BY rating,
---      the composite, which compares records field by field).
+--      the composite, which compares records field by field); and the floor
+--      under it, every row locked then deleted in plain SQL.
 --   2. glicko2_lobbies(queue, 5) on :lobby_players players (5v5), against the
 --      same ORDER BY on those rows.
 --   3. glicko2_balance of 10-player lobbies, 10 000 of them, against
@@ -81,6 +82,19 @@ BEGIN
     END;
     INSERT INTO times VALUES ('glicko2_pair(queue)', r, ms);
 
+    -- The floor under glicko2_pair: every row locked (FOR UPDATE SKIP
+    -- LOCKED), then every row deleted, as it does when all are paired; no
+    -- plan, no result.
+    BEGIN
+      t := clock_timestamp();
+      PERFORM count(*) FROM (SELECT 1 FROM ONLY queue FOR UPDATE SKIP LOCKED) s;
+      DELETE FROM ONLY queue;
+      ms := 1000 * extract(epoch FROM clock_timestamp() - t);
+      RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'undo';
+    EXCEPTION WHEN raise_exception THEN NULL;
+    END;
+    INSERT INTO times VALUES ('floor: lock, then delete, every row', r, ms);
+
     t := clock_timestamp();
     PERFORM count(*) FROM (SELECT player_id, rating, queued_at FROM queue ORDER BY rating) s;
     INSERT INTO times VALUES ('ORDER BY rating (composite), queue', r, 1000 * extract(epoch FROM clock_timestamp() - t));
@@ -125,21 +139,22 @@ SELECT what, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 1) 
        round(min(ms)::numeric, 1) AS min_ms, round(max(ms)::numeric, 1) AS max_ms
 FROM times GROUP BY what ORDER BY what;
 WITH m AS (SELECT what, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms FROM times GROUP BY what)
-SELECT 'glicko2_pair / ORDER BY (rating).rating' AS ratio,
-       round(((SELECT ms FROM m WHERE what = 'glicko2_pair(queue)')
-              / (SELECT ms FROM m WHERE what = 'ORDER BY (rating).rating, queue'))::numeric, 2) AS value
+SELECT ratio, value FROM (
+SELECT r.k, r.ratio, round((n.ms / d.ms)::numeric, 2) AS value
+FROM (VALUES (1, 'glicko2_pair / ORDER BY (rating).rating', 'glicko2_pair(queue)', 'ORDER BY (rating).rating, queue'),
+             (2, 'floor (lock + delete every row) / ORDER BY (rating).rating',
+                 'floor: lock, then delete, every row', 'ORDER BY (rating).rating, queue'),
+             (3, 'glicko2_pair / floor', 'glicko2_pair(queue)', 'floor: lock, then delete, every row'),
+             (4, 'glicko2_pair / ORDER BY rating (composite)', 'glicko2_pair(queue)', 'ORDER BY rating (composite), queue'),
+             (5, 'glicko2_lobbies 5v5 / ORDER BY (rating).rating', 'glicko2_lobbies(lobby_queue, 5)',
+                 'ORDER BY (rating).rating, lobby_queue')) r (k, ratio, numerator, denominator)
+JOIN m n ON n.what = r.numerator
+JOIN m d ON d.what = r.denominator
 UNION ALL
-SELECT 'glicko2_pair / ORDER BY rating (composite)',
-       round(((SELECT ms FROM m WHERE what = 'glicko2_pair(queue)')
-              / (SELECT ms FROM m WHERE what = 'ORDER BY rating (composite), queue'))::numeric, 2)
-UNION ALL
-SELECT 'glicko2_lobbies 5v5 / ORDER BY (rating).rating',
-       round(((SELECT ms FROM m WHERE what = 'glicko2_lobbies(lobby_queue, 5)')
-              / (SELECT ms FROM m WHERE what = 'ORDER BY (rating).rating, lobby_queue'))::numeric, 2)
-UNION ALL
-SELECT 'glicko2_balance, 10 players: microseconds per lobby',
+SELECT 6, 'glicko2_balance, 10 players: microseconds per lobby',
        round((1000 * ((SELECT ms FROM m WHERE what = 'glicko2_balance(lobby) x 10000')
-                      - (SELECT ms FROM m WHERE what = 'cardinality(lobby) x 10000')) / 10000)::numeric, 1);
+                      - (SELECT ms FROM m WHERE what = 'cardinality(lobby) x 10000')) / 10000)::numeric, 1)
+) ratios ORDER BY k;
 \echo 'Fairness (|p - 0.5| of each game; for lobbies, of team 1):'
 SELECT what, games, left_waiting, round(mean_unfair::numeric, 5) AS "mean |p - 0.5|",
        round(worst_unfair::numeric, 5) AS "worst |p - 0.5|", round(largest_gap::numeric, 1) AS "largest gap or spread"

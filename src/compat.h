@@ -23,8 +23,10 @@
 /* A hint to bring memory that will be written soon into cache (no-op where unknown). */
 #if defined(__GNUC__) || defined(__clang__)
 #define glicko_prefetch_write(p) __builtin_prefetch((p), 1)
+#define glicko_prefetch_read(p) __builtin_prefetch((p), 0)
 #else
 #define glicko_prefetch_write(p) ((void) (p))
+#define glicko_prefetch_read(p) ((void) (p))
 #endif
 
 /* Ask for transparent huge pages for a large array (Linux; elsewhere a no-op). */

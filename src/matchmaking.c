@@ -16,6 +16,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "storage/bufmgr.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
@@ -213,9 +214,93 @@ glicko2_balance_sql(PG_FUNCTION_ARGS)
 	PG_RETURN_ARRAYTYPE_P(construct_array(out, n, INT4OID, sizeof(int32), true, TYPALIGN_INT));
 }
 
+/* One player read from the queue, 64 bytes (a cache line) on a 64-bit
+ * machine: the plan and the result visit the players in rating order, not
+ * in the scan's, so a player is best one fetch. */
+typedef struct QueuedPlayer
+{
+	Glicko2Rating rating;
+	TimestampTz queued;
+	Datum		id;				/* text */
+	Datum		composite;		/* the rating as read, for the result */
+	ItemPointerData tid;
+	int			game;			/* 1, 2, ... or 0: left waiting */
+	int			team;
+} QueuedPlayer;
+
+/*
+ * Where the players' ids and ratings are copied, one after another in large
+ * blocks: no chunk header, no rounding up to a power of two (a player's id
+ * and rating take some 60 bytes), and a value that fits a one-byte varlena
+ * header gets one, as in a table row, so needs no alignment.
+ */
+typedef struct Packer
+{
+	MemoryContext context;
+	char	   *next;
+	char	   *end;
+} Packer;
+
+#define PACK_BLOCK ((Size) 256 * 1024)
+
+/* The players taken from a queue, and their games. */
+typedef struct TakenQueue
+{
+	int			n;				/* rows read and locked */
+	int			capacity;
+	QueuedPlayer *players;		/* in scan order */
+	Packer		pack;			/* their ids and ratings */
+	TimestampTz now;
+	int		   *order;			/* positions in rating order */
+	int		   *first;			/* game g is order[first[g]] ... */
+	int			games;
+	int			placed;
+} TakenQueue;
+
+/* A copy of v (not compressed, not external) in the packer's blocks. */
+static Datum
+pack_varlena(Packer *pack, const struct varlena *v)
+{
+	bool		one_byte = VARATT_IS_SHORT(v) || VARATT_CAN_MAKE_SHORT(v);
+	Size		size = VARATT_IS_SHORT(v) ? VARSIZE_SHORT(v) :
+		one_byte ? VARATT_CONVERTED_SHORT_SIZE(v) : VARSIZE(v);
+	char	   *at;
+
+	if ((Size) (pack->end - pack->next) < size + MAXIMUM_ALIGNOF)
+	{
+		Size		block = Max(PACK_BLOCK, size + MAXIMUM_ALIGNOF);
+
+		pack->next = MemoryContextAlloc(pack->context, block);
+		pack->end = pack->next + block;
+	}
+	at = one_byte ? pack->next : (char *) MAXALIGN(pack->next);
+	if (one_byte && !VARATT_IS_SHORT(v))
+	{
+		SET_VARSIZE_SHORT(at, size);
+		memcpy(at + VARHDRSZ_SHORT, VARDATA(v), size - VARHDRSZ_SHORT);
+	}
+	else
+		memcpy(at, v, size);
+	pack->next = at + size;
+	return PointerGetDatum(at);
+}
+
+/* Text ids compared as strcmp would compare them (text has no NUL). */
+static int
+text_cmp(Datum a, Datum b)
+{
+	text	   *x = DatumGetTextPP(a),
+			   *y = DatumGetTextPP(b);
+	int			lx = VARSIZE_ANY_EXHDR(x),
+				ly = VARSIZE_ANY_EXHDR(y),
+				c = memcmp(VARDATA_ANY(x), VARDATA_ANY(y), Min(lx, ly));
+
+	return c ? c : (lx > ly) - (lx < ly);
+}
+
 typedef struct IdPosition
 {
-	const char *id;
+	Datum		id;
 	int			position;
 } IdPosition;
 
@@ -224,71 +309,75 @@ id_cmp(const void *a, const void *b)
 {
 	const IdPosition *x = a,
 			   *y = b;
-	int			c = strcmp(x->id, y->id);
+	int			c = text_cmp(x->id, y->id);
 
 	return c ? c : (x->position > y->position) - (x->position < y->position);
 }
 
-typedef struct RatedPosition
+/*
+ * How long player p has waited, in *out: now - queued_at as timestamp_mi
+ * gives it (whole days justified out of the hours), without its two pallocs
+ * and function calls a row; queued_at is finite (receive_player), so the
+ * difference fits.
+ */
+static Datum
+waited_datum(const TakenQueue *q, const QueuedPlayer *p, Interval *out)
 {
-	double		rating;
-	int			position;
-} RatedPosition;
+	int64		us = q->now - p->queued;
 
-static int
-rating_cmp(const void *a, const void *b)
-{
-	const RatedPosition *x = a,
-			   *y = b;
-
-	if (x->rating != y->rating)
-		return x->rating < y->rating ? -1 : 1;
-	return (x->position > y->position) - (x->position < y->position);
+	out->month = 0;
+	out->day = (int32) (us / USECS_PER_DAY);
+	out->time = us % USECS_PER_DAY;
+	return IntervalPGetDatum(out);
 }
 
 /*
  * The games of a pool: each player tolerates max_gap + widen * seconds
  * waited (max_gap infinite: no limit); games are runs of teams * team_size
  * players in rating order (mm_group_runs), each split by mm_balance with its
- * best player first, so that player's team is team 1.  game[i] and team[i]
- * get each player's game (1, 2, ... in rating order) and team, both 0 for a
- * player left waiting.  Returns the number of players placed.
+ * best player first, so that player's team is team 1.  Sets each player's
+ * game (1, 2, ... in rating order) and team, both 0 for a player left
+ * waiting; q->order, q->first and q->games (game g's players are
+ * order[first[g]] to order[first[g] + teams * team_size - 1]); q->placed.
  */
-static int
-plan_games(const Glicko2Rating *players, const double *waited, int n,
-		   int team_size, int teams, double max_gap, double widen,
-		   int *game, int *team)
+static void
+plan_games(TakenQueue *q, int team_size, int teams, double max_gap, double widen)
 {
-	int			size = team_size * teams,
+	QueuedPlayer *p = q->players;
+	int			n = q->n,
+				size = team_size * teams,
 				games,
 			   *first,
-			   *lobby_team;
-	RatedPosition *order;
-	double	   *sorted_rating,
+			   *lobby_team,
+			   *order;
+	double	   *rating,
+			   *sorted_rating,
 			   *tolerance,
 			   *work;
 	Glicko2Rating *lobby;
 
 	for (int i = 0; i < n; i++)
-		game[i] = team[i] = 0;
+		p[i].game = p[i].team = 0;
+	q->games = q->placed = 0;
 	if (size > n)
-		return 0;				/* not one game's worth of players */
-	order = palloc(sizeof(RatedPosition) * (n ? n : 1));
+		return;					/* not one game's worth of players */
+	rating = palloc(sizeof(double) * n);
+	order = palloc(sizeof(int) * n);
 	sorted_rating = palloc(sizeof(double) * n);
 	tolerance = palloc(sizeof(double) * n);
 	work = palloc(sizeof(double) * 4 * (n + 1));
 	lobby = palloc(sizeof(Glicko2Rating) * size);
 	for (int i = 0; i < n; i++)
-	{
-		order[i].rating = players[i].rating;
-		order[i].position = i;
-	}
-	qsort(order, n, sizeof(RatedPosition), rating_cmp);
+		rating[i] = p[i].rating.rating;
+	mm_sort_by_rating(rating, n, order, &server_env);
 	for (int i = 0; i < n; i++)
 	{
-		double		w = waited[order[i].position];
+		const QueuedPlayer *x = &p[order[i]];
+		double		w = (double) (q->now - x->queued) / USECS_PER_SEC;
 
-		sorted_rating[i] = order[i].rating;
+		if (i + 16 < n)
+			glicko_prefetch_read(&p[order[i + 16]]);	/* rating order: random */
+		sorted_rating[i] = x->rating.rating;
 		tolerance[i] = max_gap + widen * (w > 0.0 ? w : 0.0);
 	}
 	first = palloc(sizeof(int) * (n / size + 1));
@@ -300,10 +389,13 @@ plan_games(const Glicko2Rating *players, const double *waited, int n,
 		bool		exact;
 		int			bad_party;
 
+		if (g + 8 < games)		/* rating order is not scan order */
+			for (int k = 0; k < size; k++)
+				glicko_prefetch_write(&p[order[first[g + 8] + k]]);
 		/* Best first: team 1 is the team of the game's highest rated. */
 		for (int k = 0; k < size; k++)
 		{
-			lobby[k] = players[order[first[g] + size - 1 - k].position];
+			lobby[k] = p[order[first[g] + size - 1 - k]].rating;
 			lobby_team[k] = k + 1;	/* teams of one: nothing to balance */
 		}
 		if (team_size > 1)
@@ -311,13 +403,16 @@ plan_games(const Glicko2Rating *players, const double *waited, int n,
 									  &bad_party, &server_env), 0, size, teams);
 		for (int k = 0; k < size; k++)
 		{
-			int			position = order[first[g] + size - 1 - k].position;
+			QueuedPlayer *x = &p[order[first[g] + size - 1 - k]];
 
-			game[position] = g + 1;
-			team[position] = lobby_team[k];
+			x->game = g + 1;
+			x->team = lobby_team[k];
 		}
 	}
-	return games * size;
+	q->order = order;
+	q->first = first;
+	q->games = games;
+	q->placed = games * size;
 }
 
 /* Is column attnum of relid alone a unique key (a unique index on it, no predicate)? */
@@ -367,19 +462,117 @@ queue_column(Oid relid, const char *relname, const char *column,
 	return attnum;
 }
 
-/* The players taken from a queue, and their games. */
-typedef struct TakenQueue
+/* The most players one call takes: their records in one allocation (and
+ * mm_group_runs's 4 (n + 1) doubles, fewer bytes). */
+#define MAX_QUEUE ((int) (MaxAllocSize / sizeof(QueuedPlayer)))
+
+/*
+ * The queue's rows go from the executor straight into a TakenQueue (an SPI
+ * tuple table would copy each row once more).  Each row is checked as it
+ * comes, so the first bad row in scan order is the one an error names.
+ */
+typedef struct QueueReader
 {
-	int			n;				/* rows read and locked */
-	char	  **ids;
-	Glicko2Rating *players;
-	Datum	   *ratings;		/* as read, for the result */
-	TimestampTz *queued;
-	TimestampTz now;
-	int		   *game;			/* 1, 2, ... or 0: left waiting */
-	int		   *team;
-	int			placed;
-} TakenQueue;
+	DestReceiver receiver;		/* first: the executor calls it with this */
+	TakenQueue *q;
+	const char *relname;
+	const char *player_column;
+} QueueReader;
+
+static void
+reader_startup(DestReceiver *self, int operation, TupleDesc desc)
+{
+}
+
+static void
+reader_shutdown(DestReceiver *self)
+{
+}
+
+static void
+reader_destroy(DestReceiver *self)
+{
+}
+
+/*
+ * Room for the rows the queue likely holds (its density at the last VACUUM
+ * or ANALYZE times its pages now), so the array rarely grows while reading;
+ * at most a million up front (64 MB), in case the statistics are stale.
+ */
+static int
+expected_players(Oid relid)
+{
+	Relation	rel = relation_open(relid, AccessShareLock);
+	double		pages = RelationGetNumberOfBlocks(rel),
+				density = rel->rd_rel->relpages > 0 && rel->rd_rel->reltuples > 0 ?
+		rel->rd_rel->reltuples / rel->rd_rel->relpages : 0.0;
+
+	relation_close(rel, AccessShareLock);
+	return (int) Max(1024.0, Min(1.1 * density * pages, 1048576.0));
+}
+
+/* A row: ctid, the player as text, the rating, the time queued. */
+static bool
+receive_player(TupleTableSlot *slot, DestReceiver *self)
+{
+	QueueReader *reader = (QueueReader *) self;
+	TakenQueue *q = reader->q;
+	Datum	   *values = slot->tts_values;
+	bool	   *nulls = slot->tts_isnull;
+	QueuedPlayer *p;
+
+	CHECK_FOR_INTERRUPTS();
+	slot_getallattrs(slot);
+	if (q->n == q->capacity)
+	{
+		if (q->capacity >= MAX_QUEUE)
+			ereport(ERROR,
+					errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					errmsg("queue %s has too many players (more than %d)", reader->relname, MAX_QUEUE));
+		q->capacity = q->capacity > MAX_QUEUE / 2 ? MAX_QUEUE : 2 * q->capacity;
+		q->players = repalloc(q->players, sizeof(QueuedPlayer) * q->capacity);
+	}
+	p = &q->players[q->n];
+
+	if (nulls[1])
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("a row of %s has a NULL %s", reader->relname, reader->player_column));
+	if (nulls[2])
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("player %s has a NULL rating", TextDatumGetCString(values[1])),
+				errhint("Queue an unrated player with glicko2_rating()."));
+	if (!datum_try_glicko2(values[2], &p->rating))
+	{
+		/* "the rating of player 42 has invalid rd 0"; long ids end in "..." */
+		char		what[NAMEDATALEN + 32];
+
+		if (snprintf(what, sizeof(what), "the rating of player %s",
+					 TextDatumGetCString(values[1])) >= (int) sizeof(what))
+			strcpy(what + sizeof(what) - 4, "...");
+		datum_get_glicko2(values[2], &p->rating, what);
+		elog(ERROR, "a rating in %s refused without a reason", reader->relname);
+	}
+	if (nulls[3])
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("player %s has a NULL time queued", TextDatumGetCString(values[1])));
+	p->queued = DatumGetTimestampTz(values[3]);
+	if (TIMESTAMP_NOT_FINITE(p->queued))
+		ereport(ERROR,
+				errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				errmsg("player %s has time queued %s", TextDatumGetCString(values[1]),
+					   TIMESTAMP_IS_NOBEGIN(p->queued) ? "-infinity" : "infinity"),
+				errdetail("How long a player has waited needs the time they joined the queue."));
+	p->tid = *(ItemPointer) DatumGetPointer(values[0]);
+
+	/* The id and the rating as read, side by side (the result uses both). */
+	p->id = pack_varlena(&q->pack, pg_detoast_datum_packed((struct varlena *) DatumGetPointer(values[1])));
+	p->composite = pack_varlena(&q->pack, pg_detoast_datum_packed((struct varlena *) DatumGetPointer(values[2])));
+	q->n++;
+	return true;
+}
 
 /* Materialize mode: the result's descriptor and tuplestore, in query memory. */
 static Tuplestorestate *
@@ -420,8 +613,22 @@ check_not_null(FunctionCallInfo fcinfo, const char *const *names, int n)
 /*
  * Lock the queue rows no other transaction holds (FOR UPDATE SKIP LOCKED),
  * plan games of teams x team_size with them (plan_games), delete the players
- * placed: all in the caller's transaction.  Leaves SPI connected (q points
- * into SPI memory): the caller copies what it returns, then SPI_finish().
+ * placed: all in the caller's transaction.  q is filled in the caller's
+ * memory context (SPI is connected only around the two statements).
+ *
+ * Every row read is locked, not only the rows then deleted: the plan is
+ * optimal over the pool it sees, so the pool must hold still while it is
+ * made.  A row locked here can be neither paired by another matchmaker (it
+ * skips the row) nor deleted by a player leaving (that waits for our end,
+ * then finds the row gone, or still there after a rollback).  Planning on an
+ * unlocked read and then deleting only the placed rows would see rows that
+ * others hold, and a held player rated between two others can forbid their
+ * pair (the tolerance rule), so the pairs would differ from those of the
+ * rows actually free.  Deleting every row and inserting the unplaced ones
+ * again would give those new row versions, and a leave waiting on the old
+ * version would then miss them (test/specs/matchmaking_concurrent.spec).  So
+ * a placed row is written twice, locked and deleted, each with its WAL
+ * record: that is this function's floor (bench/matchmaking.sh times it).
  */
 static void
 take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
@@ -433,10 +640,8 @@ take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 			   *sql;
 	AttrNumber	player_attnum;
 	bool		unique;
-	SPITupleTable *rows;
-	ItemPointerData *tids;
-	double	   *waited;
-	int			n;
+	QueueReader reader;
+	SPIExecuteOptions read = {0};
 
 	if (team_size < 1)
 		ereport(ERROR,
@@ -474,88 +679,53 @@ take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 	queue_column(relid, relname, queued_column, "queued_column", TIMESTAMPTZOID, "timestamptz");
 	unique = unique_column(relid, player_attnum);
 
+	/* Read and lock in one statement, the rows going into q. */
+	q->n = 0;
+	q->capacity = expected_players(relid);
+	q->players = palloc(sizeof(QueuedPlayer) * q->capacity);
+	q->pack.context = CurrentMemoryContext;
+	q->pack.next = palloc(PACK_BLOCK);
+	q->pack.end = q->pack.next + PACK_BLOCK;
+	reader.receiver.receiveSlot = receive_player;
+	reader.receiver.rStartup = reader_startup;
+	reader.receiver.rShutdown = reader_shutdown;
+	reader.receiver.rDestroy = reader_destroy;
+	reader.receiver.mydest = DestNone;
+	reader.q = q;
+	reader.relname = relname;
+	reader.player_column = player_column;
+	read.dest = &reader.receiver;
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	/* Everything qualified: the caller's search_path cannot change what runs. */
 	sql = psprintf("SELECT ctid, %s::pg_catalog.text, %s, %s FROM ONLY %s FOR UPDATE SKIP LOCKED",
 				   quote_identifier(player_column), quote_identifier(rating_column),
 				   quote_identifier(queued_column), qualified);
-	if (SPI_execute(sql, false, 0) != SPI_OK_SELECT)
+	if (SPI_execute_extended(sql, &read) < 0)
 		elog(ERROR, "reading queue %s failed", relname);
-	rows = SPI_tuptable;
-	if (SPI_processed > (uint64) (MaxAllocSize / sizeof(double) / 4 - 1))
-		ereport(ERROR,
-				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				errmsg("queue %s has too many players (" UINT64_FORMAT ")", relname, SPI_processed));
-	n = q->n = (int) SPI_processed;
+	SPI_finish();
 	q->now = GetCurrentTransactionStartTimestamp();
 
-	/* Every row: a player, once, a valid rating and a time queued. */
-	tids = palloc(sizeof(ItemPointerData) * (n ? n : 1));
-	q->ids = palloc(sizeof(char *) * (n ? n : 1));
-	q->players = palloc(sizeof(Glicko2Rating) * (n ? n : 1));
-	q->ratings = palloc(sizeof(Datum) * (n ? n : 1));
-	q->queued = palloc(sizeof(TimestampTz) * (n ? n : 1));
-	waited = palloc(sizeof(double) * (n ? n : 1));
-	for (int i = 0; i < n; i++)
-	{
-		HeapTuple	row = rows->vals[i];
-		bool		isnull;
-		Datum		d;
-		char		what[NAMEDATALEN + 32];
-
-		if ((i & 0xffff) == 0)
-			CHECK_FOR_INTERRUPTS();
-		tids[i] = *(ItemPointer) DatumGetPointer(SPI_getbinval(row, rows->tupdesc, 1, &isnull));
-		d = SPI_getbinval(row, rows->tupdesc, 2, &isnull);
-		if (isnull)
-			ereport(ERROR,
-					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					errmsg("a row of %s has a NULL %s", relname, player_column));
-		q->ids[i] = TextDatumGetCString(d);
-
-		q->ratings[i] = SPI_getbinval(row, rows->tupdesc, 3, &isnull);
-		if (isnull)
-			ereport(ERROR,
-					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					errmsg("player %s has a NULL rating", q->ids[i]),
-					errhint("Queue an unrated player with glicko2_rating()."));
-		/* "the rating of player 42 has invalid rd 0"; long ids end in "..." */
-		if (snprintf(what, sizeof(what), "the rating of player %s", q->ids[i]) >= (int) sizeof(what))
-			strcpy(what + sizeof(what) - 4, "...");
-		datum_get_glicko2(q->ratings[i], &q->players[i], what);
-
-		d = SPI_getbinval(row, rows->tupdesc, 4, &isnull);
-		if (isnull)
-			ereport(ERROR,
-					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					errmsg("player %s has a NULL time queued", q->ids[i]));
-		q->queued[i] = DatumGetTimestampTz(d);
-		waited[i] = (double) (q->now - q->queued[i]) / USECS_PER_SEC;
-	}
 	/* A unique index already keeps a player from being queued twice. */
 	if (!unique)
 	{
-		IdPosition *by_id = palloc(sizeof(IdPosition) * (n ? n : 1));
+		IdPosition *by_id = palloc(sizeof(IdPosition) * (q->n ? q->n : 1));
 
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < q->n; i++)
 		{
-			by_id[i].id = q->ids[i];
+			by_id[i].id = q->players[i].id;
 			by_id[i].position = i;
 		}
-		qsort(by_id, n, sizeof(IdPosition), id_cmp);
-		for (int i = 1; i < n; i++)
-			if (strcmp(by_id[i].id, by_id[i - 1].id) == 0)
+		qsort(by_id, q->n, sizeof(IdPosition), id_cmp);
+		for (int i = 1; i < q->n; i++)
+			if (text_cmp(by_id[i].id, by_id[i - 1].id) == 0)
 				ereport(ERROR,
 						errcode(ERRCODE_UNIQUE_VIOLATION),
-						errmsg("player %s is in the queue twice", by_id[i].id),
+						errmsg("player %s is in the queue twice", TextDatumGetCString(by_id[i].id)),
 						errhint("Give the queue a unique key on its player column."));
 	}
 
-	q->game = palloc(sizeof(int) * (n ? n : 1));
-	q->team = palloc(sizeof(int) * (n ? n : 1));
-	q->placed = plan_games(q->players, waited, n, team_size, teams, max_gap, widen,
-						   q->game, q->team);
+	plan_games(q, team_size, teams, max_gap, widen);
 
 	/* Take the placed players off the queue: all of them, or an error. */
 	if (q->placed > 0)
@@ -566,15 +736,18 @@ take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 		SPIPlanPtr	plan;
 		int			k = 0;
 
-		for (int i = 0; i < n; i++)
-			if (q->game[i] > 0)
-				taken[k++] = PointerGetDatum(&tids[i]);
+		for (int i = 0; i < q->n; i++)
+			if (q->players[i].game > 0)
+				taken[k++] = PointerGetDatum(&q->players[i].tid);
 		arg = PointerGetDatum(construct_array(taken, q->placed, TIDOID, sizeof(ItemPointerData),
 											  false, TYPALIGN_SHORT));
-		/* A generic plan: planned with the array's 100 000 TIDs in view, the
-		 * planner would estimate the selectivity of each (scalararraysel). */
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		/* A generic plan, a TID scan of the array whatever its size: planned
+		 * with 100 000 TIDs in view, the planner would weigh each of them
+		 * (scalararraysel) and then choose a sequential scan. */
 		sql = psprintf("DELETE FROM ONLY %s WHERE ctid OPERATOR(pg_catalog.=) ANY ($1)", qualified);
-		plan = SPI_prepare(sql, 1, &argtype);
+		plan = SPI_prepare_cursor(sql, 1, &argtype, CURSOR_OPT_GENERIC_PLAN);
 		if (plan == NULL)
 			elog(ERROR, "preparing the delete from queue %s failed", relname);
 		if (SPI_execute_plan(plan, &arg, NULL, false, 0) != SPI_OK_DELETE)
@@ -585,14 +758,8 @@ take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 					errmsg("deleted " UINT64_FORMAT " of the %d players taken from %s",
 						   SPI_processed, q->placed, relname),
 					errdetail("A rule or trigger on the queue changed the delete; nothing was taken."));
+		SPI_finish();
 	}
-}
-
-static Datum
-waited_datum(const TakenQueue *q, int i)
-{
-	return DirectFunctionCall2(timestamp_mi, TimestampTzGetDatum(q->now),
-							   TimestampTzGetDatum(q->queued[i]));
 }
 
 /*
@@ -609,8 +776,6 @@ glicko2_pair_sql(PG_FUNCTION_ARGS)
 	TupleDesc	desc;
 	Tuplestorestate *store;
 	TakenQueue	q;
-	int		   *first,
-			   *second;
 
 	check_not_null(fcinfo, names, 6);
 	store = start_result(fcinfo, &desc, "glicko2_pair");
@@ -618,54 +783,58 @@ glicko2_pair_sql(PG_FUNCTION_ARGS)
 			   PG_GETARG_FLOAT8(2), NameStr(*PG_GETARG_NAME(3)), NameStr(*PG_GETARG_NAME(4)),
 			   NameStr(*PG_GETARG_NAME(5)), TupleDescAttr(desc, 4)->atttypid, &q);
 
-	/* Team 1 is the higher rated of each pair. */
-	first = palloc0(sizeof(int) * (q.placed / 2 + 1));
-	second = palloc0(sizeof(int) * (q.placed / 2 + 1));
-	for (int i = 0; i < q.n; i++)
-		if (q.game[i] > 0)
-			(q.team[i] == 1 ? first : second)[q.game[i] - 1] = i;
-	for (int g = 0; g < q.placed / 2; g++)
+	/* The pairs in rating order; team 1 is the higher rated of each. */
+	for (int g = 0; g < q.games; g++)
 	{
-		int			a = first[g],
-					b = second[g];
+		const QueuedPlayer *lo = &q.players[q.order[q.first[g]]],
+				   *hi = &q.players[q.order[q.first[g] + 1]],
+				   *a = hi->team == 1 ? hi : lo,
+				   *b = hi->team == 1 ? lo : hi;
 		Datum		values[8];
+		Interval	waited[2];
 		bool		nulls[8] = {false, false, false, false, false, false, false, false};
 
-		values[0] = CStringGetTextDatum(q.ids[a]);
-		values[1] = CStringGetTextDatum(q.ids[b]);
-		values[2] = Float8GetDatum(glicko2_win_probability(&q.players[a], &q.players[b]));
-		values[3] = Float8GetDatum(q.players[a].rating - q.players[b].rating);
-		values[4] = q.ratings[a];
-		values[5] = q.ratings[b];
-		values[6] = waited_datum(&q, a);
-		values[7] = waited_datum(&q, b);
+		if ((g & 0xfff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		/* The pairs are in rating order, the players in scan order: fetch
+		 * the players 16 pairs ahead, their ids and ratings 8 ahead. */
+		if (g + 16 < q.games)
+		{
+			glicko_prefetch_read(&q.players[q.order[q.first[g + 16]]]);
+			glicko_prefetch_read(&q.players[q.order[q.first[g + 16] + 1]]);
+		}
+		if (g + 8 < q.games)
+		{
+			glicko_prefetch_read(DatumGetPointer(q.players[q.order[q.first[g + 8]]].id));
+			glicko_prefetch_read(DatumGetPointer(q.players[q.order[q.first[g + 8] + 1]].id));
+		}
+		values[0] = a->id;
+		values[1] = b->id;
+		values[2] = Float8GetDatum(glicko2_win_probability(&a->rating, &b->rating));
+		values[3] = Float8GetDatum(a->rating.rating - b->rating.rating);
+		values[4] = a->composite;
+		values[5] = b->composite;
+		values[6] = waited_datum(&q, a, &waited[0]);
+		values[7] = waited_datum(&q, b, &waited[1]);
 		tuplestore_putvalues(store, desc, values, nulls);
 	}
-	SPI_finish();
 	PG_RETURN_NULL();
 }
 
 /* Lobby members in result order: lobby, team, best first, then by player. */
-typedef struct Member
-{
-	const TakenQueue *q;
-	int			i;
-} Member;
-
 static int
 member_cmp(const void *a, const void *b)
 {
-	const Member *x = a,
-			   *y = b;
-	const TakenQueue *q = x->q;
+	const QueuedPlayer *x = *(const QueuedPlayer *const *) a,
+			   *y = *(const QueuedPlayer *const *) b;
 
-	if (q->game[x->i] != q->game[y->i])
-		return q->game[x->i] < q->game[y->i] ? -1 : 1;
-	if (q->team[x->i] != q->team[y->i])
-		return q->team[x->i] < q->team[y->i] ? -1 : 1;
-	if (q->players[x->i].rating != q->players[y->i].rating)
-		return q->players[x->i].rating > q->players[y->i].rating ? -1 : 1;
-	return strcmp(q->ids[x->i], q->ids[y->i]);
+	if (x->game != y->game)
+		return x->game < y->game ? -1 : 1;
+	if (x->team != y->team)
+		return x->team < y->team ? -1 : 1;
+	if (x->rating.rating != y->rating.rating)
+		return x->rating.rating > y->rating.rating ? -1 : 1;
+	return text_cmp(x->id, y->id);
 }
 
 /*
@@ -683,7 +852,7 @@ glicko2_lobbies_sql(PG_FUNCTION_ARGS)
 	TupleDesc	desc;
 	Tuplestorestate *store;
 	TakenQueue	q;
-	Member	   *members;
+	const QueuedPlayer **members;
 	Glicko2Rating *side,
 			   *rest;
 	double	   *chance;
@@ -700,14 +869,11 @@ glicko2_lobbies_sql(PG_FUNCTION_ARGS)
 			   NameStr(*PG_GETARG_NAME(7)), TupleDescAttr(desc, 3)->atttypid, &q);
 	size = PG_GETARG_INT32(1) * teams;
 
-	members = palloc(sizeof(Member) * (q.placed ? q.placed : 1));
+	members = palloc(sizeof(QueuedPlayer *) * (q.placed ? q.placed : 1));
 	for (int i = 0; i < q.n; i++)
-		if (q.game[i] > 0)
-		{
-			members[k].q = &q;
-			members[k++].i = i;
-		}
-	qsort(members, k, sizeof(Member), member_cmp);
+		if (q.players[i].game > 0)
+			members[k++] = &q.players[i];
+	qsort(members, k, sizeof(QueuedPlayer *), member_cmp);
 
 	/* Each lobby's teams: the team's composite against the others'. */
 	side = palloc(sizeof(Glicko2Rating) * (k > 0 ? size : 1));	/* a lobby fits the queue */
@@ -715,6 +881,7 @@ glicko2_lobbies_sql(PG_FUNCTION_ARGS)
 	chance = palloc(sizeof(double) * teams);
 	for (int start = 0; start < k; start += size)
 	{
+		CHECK_FOR_INTERRUPTS();
 		for (int t = 1; t <= teams; t++)
 		{
 			int			ns = 0,
@@ -722,30 +889,28 @@ glicko2_lobbies_sql(PG_FUNCTION_ARGS)
 
 			for (int m = start; m < start + size; m++)
 			{
-				int			i = members[m].i;
-
-				if (q.team[i] == t)
-					side[ns++] = q.players[i];
+				if (members[m]->team == t)
+					side[ns++] = members[m]->rating;
 				else
-					rest[nr++] = q.players[i];
+					rest[nr++] = members[m]->rating;
 			}
 			chance[t - 1] = glicko_team_win_probability(side, ns, rest, nr);
 		}
 		for (int m = start; m < start + size; m++)
 		{
-			int			i = members[m].i;
+			const QueuedPlayer *p = members[m];
 			Datum		values[6];
+			Interval	waited;
 			bool		nulls[6] = {false, false, false, false, false, false};
 
-			values[0] = Int32GetDatum(q.game[i]);
-			values[1] = Int32GetDatum(q.team[i]);
-			values[2] = CStringGetTextDatum(q.ids[i]);
-			values[3] = q.ratings[i];
-			values[4] = Float8GetDatum(chance[q.team[i] - 1]);
-			values[5] = waited_datum(&q, i);
+			values[0] = Int32GetDatum(p->game);
+			values[1] = Int32GetDatum(p->team);
+			values[2] = p->id;
+			values[3] = p->composite;
+			values[4] = Float8GetDatum(chance[p->team - 1]);
+			values[5] = waited_datum(&q, p, &waited);
 			tuplestore_putvalues(store, desc, values, nulls);
 		}
 	}
-	SPI_finish();
 	PG_RETURN_NULL();
 }

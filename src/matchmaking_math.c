@@ -589,6 +589,68 @@ mm_balance(const Glicko2Rating *players, const int *party, int n, int teams,
 	return mm_balance_heuristic(players, party, n, teams, team, bad_party, env);
 }
 
+/* A double's order as an unsigned integer's: flip every bit of a negative
+ * number, only the sign bit of a positive one (+0 for -0, so they tie). */
+static uint64_t
+rating_key(double x)
+{
+	uint64_t	bits;
+
+	if (x == 0.0)
+		x = 0.0;
+	memcpy(&bits, &x, sizeof(bits));
+	return (bits >> 63) ? ~bits : bits | ((uint64_t) 1 << 63);
+}
+
+void
+mm_sort_by_rating(const double *rating, int n, int *order, const MmEnv *env)
+{
+	uint64_t   *key = env->alloc(sizeof(uint64_t) * n),
+			   *key_to = env->alloc(sizeof(uint64_t) * n);
+	int		   *order_to = env->alloc(sizeof(int) * n),
+			   *from = order;
+
+	for (int i = 0; i < n; i++)
+	{
+		key[i] = rating_key(rating[i]);
+		order[i] = i;
+	}
+	/* A byte a pass, least significant first; each pass is stable, so equal
+	 * keys keep the position order they started in. */
+	for (int shift = 0; shift < 64; shift += 8)
+	{
+		int			start[257] = {0};
+		uint64_t   *swap_key;
+		int		   *swap_order;
+
+		if (env->poll)
+			env->poll();
+		for (int i = 0; i < n; i++)
+			start[((key[i] >> shift) & 0xff) + 1]++;
+		if (n == 0 || start[((key[0] >> shift) & 0xff) + 1] == n)
+			continue;			/* every key has this byte: nothing moves */
+		for (int b = 0; b < 256; b++)
+			start[b + 1] += start[b];
+		for (int i = 0; i < n; i++)
+		{
+			int			to = start[(key[i] >> shift) & 0xff]++;
+
+			key_to[to] = key[i];
+			order_to[to] = from[i];
+		}
+		swap_key = key, key = key_to, key_to = swap_key;
+		swap_order = from, from = order_to, order_to = swap_order;
+	}
+	if (from != order)
+	{
+		memcpy(order, from, sizeof(int) * n);
+		order_to = from;
+	}
+	env->release(key);
+	env->release(key_to);
+	env->release(order_to);
+}
+
 /*
  * Why consecutive pairs are optimal (size 2).  Let f(d) = d^2: increasing,
  * and superadditive (f(x) + f(y) <= f(x + y)).  Call a pair i < j (positions

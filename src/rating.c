@@ -158,24 +158,24 @@ report_glicko_status(GlickoStatus status, const char *what)
 }
 
 /*
- * Read the float8 fields of a rating composite in place, as
- * rating_fields_in_place (rating.h) does for the common case, avoiding the
- * copy DatumGetHeapTupleHeader makes of a value with a 1-byte varlena header;
- * here also a toasted value, and an ERROR for NULL fields or another shape.
- * All fields are float8, so field i sits at t_hoff + 8 i when there are no NULLs.
+ * The fields of a rating composite read in place, as rating_fields_in_place
+ * (rating.h) does for the common case, avoiding the copy
+ * DatumGetHeapTupleHeader makes of a value with a 1-byte varlena header;
+ * here also a toasted value.  All fields are float8, so field i sits at
+ * t_hoff + 8 i when there are no NULLs.  Returns 0, or the 1-based number of
+ * a NULL field, or -1 when it is not nfields float8 fields.
  */
-static void
-read_float8_fields(Datum d, double *out, int nfields, const char *what)
+static inline int
+float8_fields(Datum d, double *out, int nfields)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(d);
 	const char *body;
 	uint16		infomask;
 	uint16		infomask2;
 	uint8		hoff;
-	int			i;
 
 	if (rating_fields_in_place(d, out, nfields))
-		return;
+		return 0;
 	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 		v = pg_detoast_datum(v);
 	body = VARDATA_ANY(v);
@@ -188,22 +188,34 @@ read_float8_fields(Datum d, double *out, int nfields, const char *what)
 	{
 		const uint8 *bits = (const uint8 *) RATING_HEADER_FIELD(body, t_bits);
 
-		for (i = 0; i < nfields; i++)
+		for (int i = 0; i < nfields; i++)
 			if (att_isnull(i, bits))
-				ereport(ERROR,
-						errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-						errmsg("%s %s must not be NULL", what, rating_fields[i]),
-						errhint("A NULL rating means an unrated player; a rating with a NULL field is an error."));
+				return i + 1;
 	}
 
 	if ((infomask2 & HEAP_NATTS_MASK) != nfields ||
 		hoff < SizeofHeapTupleHeader ||
 		hoff - VARHDRSZ + nfields * sizeof(float8) > VARSIZE_ANY_EXHDR(v))
+		return -1;
+
+	memcpy(out, body + hoff - VARHDRSZ, nfields * sizeof(float8));
+	return 0;
+}
+
+static inline void
+read_float8_fields(Datum d, double *out, int nfields, const char *what)
+{
+	int			bad = float8_fields(d, out, nfields);
+
+	if (bad > 0)
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("%s %s must not be NULL", what, rating_fields[bad - 1]),
+				errhint("A NULL rating means an unrated player; a rating with a NULL field is an error."));
+	if (bad < 0)
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),
 				errmsg("%s is not a rating of %d float8 fields", what, nfields));
-
-	memcpy(out, body + hoff - VARHDRSZ, nfields * sizeof(float8));
 }
 
 void
@@ -215,6 +227,19 @@ datum_get_glicko2_fields(Datum d, Glicko2Rating *out, const char *what)
 	out->rating = f[0];
 	out->rd = f[1];
 	out->volatility = f[2];
+}
+
+bool
+datum_try_glicko2(Datum d, Glicko2Rating *out)
+{
+	double		f[3];
+
+	if (float8_fields(d, f, 3) != 0)
+		return false;
+	out->rating = f[0];
+	out->rd = f[1];
+	out->volatility = f[2];
+	return glicko2_valid(out);
 }
 
 void

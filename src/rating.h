@@ -19,6 +19,9 @@ extern void datum_get_glicko1(Datum d, Glicko1Rating *out, const char *what);
 /* The fields only (NULL fields and shape checked): for callers that name the
  * bad value themselves when glicko2_valid() is false. */
 extern void datum_get_glicko2_fields(Datum d, Glicko2Rating *out, const char *what);
+/* A valid rating read without raising: false for anything datum_get_glicko2
+ * would refuse (callers that build the error's wording only when needed). */
+extern bool datum_try_glicko2(Datum d, Glicko2Rating *out);
 
 /*
  * The common case of reading a composite, inline for the aggregates' rows: a

@@ -44,6 +44,22 @@ SELECT player_a, player_b, gap FROM glicko2_pair('queue', max_gap => NULL, widen
 SELECT count(*) AS from_empty_queue FROM glicko2_pair('queue');
 ROLLBACK;
 
+-- waited is now() - queued_at to the microsecond, whole days justified out
+-- of the hours as timestamptz subtraction gives them; a time in the future
+-- waits a negative time.
+BEGIN;
+CREATE TEMP TABLE joined ON COMMIT DROP AS
+SELECT * FROM (VALUES (1, now() - interval '3 days 4 hours 5.000006 s'), (2, now() - interval '26 hours'),
+                      (3, now() - interval '0.5 s'), (4, now() + interval '1 hour')) v (player_id, queued_at);
+INSERT INTO queue SELECT player_id, glicko2_rating(1500 + 50 * player_id, 60), queued_at FROM joined;
+SELECT p.player_a, p.waited_a, p.waited_a::text = (now() - a.queued_at)::text AS a_is_now_minus_queued,
+       p.player_b, p.waited_b, p.waited_b::text = (now() - b.queued_at)::text AS b_is_now_minus_queued
+FROM glicko2_pair('queue', NULL, 0) p
+JOIN joined a ON a.player_id::text = p.player_a
+JOIN joined b ON b.player_id::text = p.player_b
+ORDER BY p.player_a;
+ROLLBACK;
+
 -- Other column names, text keys, an odd pool: 9 players, 4 pairs, the one
 -- left out is the one whose absence costs least.
 CREATE TABLE waiting (who text PRIMARY KEY, r glicko2_rating, since timestamptz);
@@ -52,6 +68,25 @@ INSERT INTO waiting SELECT 'p' || i, glicko2_rating(1500 + 10 * i * i, 80), now(
 SELECT player_a, player_b, gap
 FROM glicko2_pair('waiting', 1000, 0, player_column => 'who', rating_column => 'r', queued_column => 'since');
 SELECT who AS left_waiting FROM waiting;
+ROLLBACK;
+-- Ids of every length come back whole: short, 200 bytes (past a one-byte
+-- varlena header), 3000 bytes stored compressed, 9000 bytes of random text
+-- stored out of line (no unique index: too long for one, so the duplicate
+-- check compares them); and so do the ratings.
+CREATE TABLE long_ids (who text, r glicko2_rating, since timestamptz);
+BEGIN;
+INSERT INTO long_ids VALUES ('short', glicko2_rating(1500, 80), now()),
+                           (repeat('m', 200), glicko2_rating(1501, 81, 0.07), now()),
+                           (repeat('c', 3000), glicko2_rating(1600, 82), now()),
+                           ((SELECT string_agg(md5(i::text), '') FROM generate_series(1, 281) i), glicko2_rating(1601, 83), now());
+SELECT length(who), pg_column_compression(who), pg_column_size(who) < length(who) AS compressed
+FROM long_ids ORDER BY 1;
+CREATE TEMP TABLE before ON COMMIT DROP AS SELECT * FROM long_ids;
+SELECT length(p.player_a) AS length_a, p.player_a = a.who AND p.rating_a = a.r AS a_whole,
+       length(p.player_b) AS length_b, p.player_b = b.who AND p.rating_b = b.r AS b_whole
+FROM glicko2_pair('long_ids', NULL, 0, player_column => 'who', rating_column => 'r', queued_column => 'since') p
+JOIN before a ON a.who = p.player_a JOIN before b ON b.who = p.player_b
+ORDER BY length_a;
 ROLLBACK;
 
 -- Lobbies: 25 players into 2v2 lobbies.  Runs of four in rating order (six
@@ -100,6 +135,10 @@ UPDATE loose SET rating = (1500, -1, 0.06) WHERE player_id = 3;
 SELECT * FROM glicko2_lobbies('loose', 1);
 UPDATE loose SET rating = glicko2_rating(), queued_at = NULL WHERE player_id = 3;
 SELECT * FROM glicko2_pair('loose');
+UPDATE loose SET queued_at = '-infinity' WHERE player_id = 3;
+SELECT * FROM glicko2_pair('loose');
+UPDATE loose SET queued_at = 'infinity' WHERE player_id = 3;
+SELECT * FROM glicko2_lobbies('loose', 1);
 UPDATE loose SET queued_at = now(), player_id = NULL WHERE player_id = 3;
 SELECT * FROM glicko2_pair('loose');
 SELECT count(*) AS still_queued FROM loose;

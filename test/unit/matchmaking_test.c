@@ -429,6 +429,66 @@ test_runs(void)
 	CHECK(mm_group_runs(r, tol, 0, 2, first, work, &env) == 0);
 }
 
+/* The radix sort against qsort with a comparison: rating, then position. */
+static const double *sort_rating;
+
+static int
+cmp_rating_position(const void *a, const void *b)
+{
+	int			x = *(const int *) a,
+				y = *(const int *) b;
+
+	if (sort_rating[x] != sort_rating[y])
+		return sort_rating[x] < sort_rating[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+static void
+test_sort(void)
+{
+	static const int sizes[] = {0, 1, 2, 7, 1000, 100000};
+	double	   *r = malloc(sizeof(double) * 100000);
+	int		   *order = malloc(sizeof(int) * 100000),
+			   *expect = malloc(sizeof(int) * 100000);
+
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
+		for (int kind = 0; kind < 4; kind++)
+		{
+			int			n = sizes[s],
+						same = 1;
+
+			for (int i = 0; i < n; i++)
+				switch (kind)
+				{
+					case 0:		/* a normal pool */
+						r[i] = 1500 + 300 * (uniform() + uniform() + uniform() - 1.5);
+						break;
+					case 1:		/* many ties, -0 and +0, negatives */
+						r[i] = (int) (7 * uniform()) - 3;
+						if (r[i] == 0.0 && uniform() < 0.5)
+							r[i] = -0.0;
+						break;
+					case 2:		/* extremes of the double range */
+						r[i] = (uniform() < 0.5 ? -1 : 1) * (uniform() < 0.3 ? 1e300 * uniform() : 1e-300 * uniform());
+						break;
+					default:	/* every rating the same */
+						r[i] = 1500;
+						break;
+				}
+			for (int i = 0; i < n; i++)
+				expect[i] = i;
+			sort_rating = r;
+			qsort(expect, n, sizeof(int), cmp_rating_position);
+			mm_sort_by_rating(r, n, order, &env);
+			for (int i = 0; i < n; i++)
+				same &= order[i] == expect[i];
+			CHECK(same);
+		}
+	free(r);
+	free(order);
+	free(expect);
+}
+
 /* The heuristic's gap to the exact split, two teams. */
 static void
 print_gap(void)
@@ -492,6 +552,7 @@ main(int argc, char **argv)
 	test_poll();
 	test_pairing_brute();
 	test_runs();
+	test_sort();
 	printf("%d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }
