@@ -119,13 +119,6 @@ check_field(bool ok, const char *what, const char *field, double value)
 				errdetail("A rating must be finite; rd and volatility must be positive and finite."));
 }
 
-bool
-glicko2_valid(const Glicko2Rating *r)
-{
-	return glicko_valid_rating_value(r->rating) && glicko_valid_positive(r->rd) &&
-		glicko_valid_positive(r->volatility);
-}
-
 void
 check_glicko2(const Glicko2Rating *r, const char *what)
 {
@@ -165,20 +158,13 @@ report_glicko_status(GlickoStatus status, const char *what)
 }
 
 /*
- * Read the float8 fields of a rating composite in place.
- *
- * This runs twice per row in the aggregates, so it avoids the copy that
- * DatumGetHeapTupleHeader makes of a value stored with a 1-byte varlena
- * header (every composite read from a table).  Such a value is the tuple
- * header minus its first 3 bytes, unaligned: fields are located relative to
- * VARDATA_ANY and read with memcpy.  All fields are float8, so field i sits
- * at t_hoff + 8 i when there are no NULLs.
+ * The fields of a rating composite read in place, as rating_fields_in_place
+ * (rating.h) does for the common case, avoiding the copy
+ * DatumGetHeapTupleHeader makes of a value with a 1-byte varlena header;
+ * here also a toasted value.  All fields are float8, so field i sits at
+ * t_hoff + 8 i when there are no NULLs.  Returns 0, or the 1-based number of
+ * a NULL field, or -1 when it is not nfields float8 fields.
  */
-#define HEADER_FIELD(body, field) \
-	((body) + offsetof(HeapTupleHeaderData, field) - VARHDRSZ)
-
-/* The fields of a rating composite: 0, or the 1-based number of a NULL
- * field, or -1 when it is not nfields float8 fields. */
 static inline int
 float8_fields(Datum d, double *out, int nfields)
 {
@@ -188,17 +174,19 @@ float8_fields(Datum d, double *out, int nfields)
 	uint16		infomask2;
 	uint8		hoff;
 
+	if (rating_fields_in_place(d, out, nfields))
+		return 0;
 	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 		v = pg_detoast_datum(v);
 	body = VARDATA_ANY(v);
 
-	memcpy(&infomask, HEADER_FIELD(body, t_infomask), sizeof(infomask));
-	memcpy(&infomask2, HEADER_FIELD(body, t_infomask2), sizeof(infomask2));
-	memcpy(&hoff, HEADER_FIELD(body, t_hoff), sizeof(hoff));
+	memcpy(&infomask, RATING_HEADER_FIELD(body, t_infomask), sizeof(infomask));
+	memcpy(&infomask2, RATING_HEADER_FIELD(body, t_infomask2), sizeof(infomask2));
+	memcpy(&hoff, RATING_HEADER_FIELD(body, t_hoff), sizeof(hoff));
 
 	if ((infomask2 & HEAP_NATTS_MASK) == nfields && (infomask & HEAP_HASNULL))
 	{
-		const uint8 *bits = (const uint8 *) HEADER_FIELD(body, t_bits);
+		const uint8 *bits = (const uint8 *) RATING_HEADER_FIELD(body, t_bits);
 
 		for (int i = 0; i < nfields; i++)
 			if (att_isnull(i, bits))

@@ -7,6 +7,7 @@
 #define GLICKO2_RATING_H
 
 #include "postgres.h"
+#include "access/htup_details.h"
 #include "fmgr.h"
 
 #include "compat.h"
@@ -22,6 +23,39 @@ extern void datum_get_glicko2_fields(Datum d, Glicko2Rating *out, const char *wh
  * would refuse (callers that build the error's wording only when needed). */
 extern bool datum_try_glicko2(Datum d, Glicko2Rating *out);
 
+/*
+ * The common case of reading a composite, inline for the aggregates' rows: a
+ * value neither toasted nor compressed, `nfields` float8 fields and no NULL,
+ * read in place (a value stored with a 1-byte varlena header is the tuple
+ * header less its first 3 bytes, unaligned: hence offsets from VARDATA_ANY
+ * and memcpy).  False for anything else; datum_get_* then read or report it.
+ */
+#define RATING_HEADER_FIELD(body, field) \
+	((body) + offsetof(HeapTupleHeaderData, field) - VARHDRSZ)
+
+static inline bool
+rating_fields_in_place(Datum d, void *out, int nfields)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+	const char *body;
+	uint16		infomask;
+	uint16		infomask2;
+	uint8		hoff;
+
+	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+		return false;
+	body = VARDATA_ANY(v);
+	memcpy(&infomask, RATING_HEADER_FIELD(body, t_infomask), sizeof(infomask));
+	memcpy(&infomask2, RATING_HEADER_FIELD(body, t_infomask2), sizeof(infomask2));
+	memcpy(&hoff, RATING_HEADER_FIELD(body, t_hoff), sizeof(hoff));
+	if ((infomask2 & HEAP_NATTS_MASK) != nfields || (infomask & HEAP_HASNULL) ||
+		hoff < SizeofHeapTupleHeader ||
+		hoff - VARHDRSZ + nfields * sizeof(float8) > VARSIZE_ANY_EXHDR(v))
+		return false;
+	memcpy(out, body + hoff - VARHDRSZ, nfields * sizeof(float8));
+	return true;
+}
+
 /* Argument n as a rating, NULL meaning the unrated player of Step 1(a). */
 extern void arg_glicko2_or_unrated(FunctionCallInfo fcinfo, int n,
 								   Glicko2Rating *out, const char *what);
@@ -33,7 +67,19 @@ extern Datum glicko2_get_datum(FunctionCallInfo fcinfo, const Glicko2Rating *r);
 extern Datum glicko1_get_datum(FunctionCallInfo fcinfo, const Glicko1Rating *r);
 
 /* Validation: each check_ raises a clear ERROR naming the bad value. */
-extern bool glicko2_valid(const Glicko2Rating *r);
+static inline bool
+glicko2_valid(const Glicko2Rating *r)
+{
+	return glicko_valid_rating_value(r->rating) && glicko_valid_positive(r->rd) &&
+		glicko_valid_positive(r->volatility);
+}
+
+static inline bool
+glicko1_valid(const Glicko1Rating *r)
+{
+	return glicko_valid_rating_value(r->rating) && glicko_valid_positive(r->rd);
+}
+
 extern void check_glicko2(const Glicko2Rating *r, const char *what);
 extern void check_glicko1(const Glicko1Rating *r, const char *what);
 extern void check_positive(double x, const char *what);

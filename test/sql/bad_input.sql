@@ -40,6 +40,9 @@ SELECT q, pg_temp.try(q) FROM (VALUES
   ($$SELECT glicko2_rating(1500, 350, -0.06)$$),
   ($$SELECT glicko1_rating(1500, 0)$$),
   ($$SELECT glicko2_period((1500, -200, 0.06)::glicko2_rating, glicko2_rating(), 1)$$),
+  -- a bad player after a group's first row (checked there against the first)
+  ($$SELECT glicko2_period(p, glicko2_rating(), 1) FROM (VALUES (glicko2_rating()), ((1500, -200, 0.06)::glicko2_rating)) v(p)$$),
+  ($$SELECT g, glicko2_period(p, glicko2_rating(), 1) FROM (VALUES (1, glicko2_rating()), (1, ('NaN', 350, 0.06)::glicko2_rating)) v(g, p) GROUP BY g$$),
   ($$SELECT glicko2_period(glicko2_rating(), (1500, 350, 0)::glicko2_rating, 1)$$),
   ($$SELECT glicko2_period(glicko2_rating(), glicko2_rating(), 1, 0)$$),
   ($$SELECT glicko2_period(glicko2_rating(), glicko2_rating(), 1, -0.5)$$),
