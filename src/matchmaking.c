@@ -30,6 +30,7 @@
 
 #include "matchmaking_math.h"
 #include "rating.h"
+#include "taken_rows.h"
 
 static void
 poll_interrupts(void)
@@ -243,12 +244,32 @@ typedef struct Packer
 
 #define PACK_BLOCK ((Size) 256 * 1024)
 
+/*
+ * size bytes in context, on huge pages where the system gives them: the plan
+ * and the result visit the players in rating order, at random in memory, and
+ * with 4 kB pages nearly every such visit also misses the TLB.  From one
+ * huge page up, the array is padded to start on a huge-page boundary;
+ * *chunk is what to pfree.
+ */
+static void *
+huge_alloc(MemoryContext context, Size size, void **chunk)
+{
+	Size		pad = size >= GLICKO_HUGE_PAGE_SIZE ? GLICKO_HUGE_PAGE_SIZE : MAXIMUM_ALIGNOF;
+	char	   *data;
+
+	*chunk = MemoryContextAllocHuge(context, size + pad);
+	data = (char *) TYPEALIGN(pad, *chunk);
+	glicko_advise_huge_pages(data, size);
+	return data;
+}
+
 /* The players taken from a queue, and their games. */
 typedef struct TakenQueue
 {
 	int			n;				/* rows read and locked */
 	int			capacity;
 	QueuedPlayer *players;		/* in scan order */
+	void	   *players_chunk;	/* where players was allocated */
 	Packer		pack;			/* their ids and ratings */
 	TimestampTz now;
 	int		   *order;			/* positions in rating order */
@@ -256,6 +277,17 @@ typedef struct TakenQueue
 	int			games;
 	int			placed;
 } TakenQueue;
+
+/* A new block of at least size bytes (the last one's rest is left unused). */
+static void
+pack_block(Packer *pack, Size size)
+{
+	Size		block = Max(PACK_BLOCK, size);
+	void	   *chunk;
+
+	pack->next = huge_alloc(pack->context, block, &chunk);
+	pack->end = pack->next + block;
+}
 
 /* A copy of v (not compressed, not external) in the packer's blocks. */
 static Datum
@@ -267,12 +299,7 @@ pack_varlena(Packer *pack, const struct varlena *v)
 	char	   *at;
 
 	if ((Size) (pack->end - pack->next) < size + MAXIMUM_ALIGNOF)
-	{
-		Size		block = Max(PACK_BLOCK, size + MAXIMUM_ALIGNOF);
-
-		pack->next = MemoryContextAlloc(pack->context, block);
-		pack->end = pack->next + block;
-	}
+		pack_block(pack, size + MAXIMUM_ALIGNOF);
 	at = one_byte ? pack->next : (char *) MAXALIGN(pack->next);
 	if (one_byte && !VARATT_IS_SHORT(v))
 	{
@@ -511,6 +538,24 @@ expected_players(Oid relid)
 	return (int) Max(1024.0, Min(1.1 * density * pages, 1048576.0));
 }
 
+/* Room for capacity players, the n read so far kept (in the caller's
+ * memory, the pack's, not the executor's). */
+static void
+grow_players(TakenQueue *q, int capacity)
+{
+	void	   *old = q->players_chunk;
+	QueuedPlayer *players = huge_alloc(q->pack.context, sizeof(QueuedPlayer) * capacity,
+									   &q->players_chunk);
+
+	if (q->players != NULL)
+	{
+		memcpy(players, q->players, sizeof(QueuedPlayer) * q->n);
+		pfree(old);
+	}
+	q->players = players;
+	q->capacity = capacity;
+}
+
 /* A row: ctid, the player as text, the rating, the time queued. */
 static bool
 receive_player(TupleTableSlot *slot, DestReceiver *self)
@@ -529,8 +574,7 @@ receive_player(TupleTableSlot *slot, DestReceiver *self)
 			ereport(ERROR,
 					errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					errmsg("queue %s has too many players (more than %d)", reader->relname, MAX_QUEUE));
-		q->capacity = q->capacity > MAX_QUEUE / 2 ? MAX_QUEUE : 2 * q->capacity;
-		q->players = repalloc(q->players, sizeof(QueuedPlayer) * q->capacity);
+		grow_players(q, q->capacity > MAX_QUEUE / 2 ? MAX_QUEUE : 2 * q->capacity);
 	}
 	p = &q->players[q->n];
 
@@ -599,6 +643,14 @@ start_result(FunctionCallInfo fcinfo, TupleDesc *desc, const char *function)
 	return store;
 }
 
+/* The schema of the calling function, the extension's: where
+ * glicko2_row_taken is, named in full in the delete. */
+static const char *
+own_schema(FunctionCallInfo fcinfo)
+{
+	return get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid));
+}
+
 /* Arguments that must not be NULL (names[i] NULL: may be). */
 static void
 check_not_null(FunctionCallInfo fcinfo, const char *const *names, int n)
@@ -633,7 +685,8 @@ check_not_null(FunctionCallInfo fcinfo, const char *const *names, int n)
 static void
 take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 		   const char *player_column, const char *rating_column,
-		   const char *queued_column, Oid rating_type, TakenQueue *q)
+		   const char *queued_column, Oid rating_type, const char *extschema,
+		   TakenQueue *q)
 {
 	char	   *relname,
 			   *qualified,
@@ -681,11 +734,10 @@ take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 
 	/* Read and lock in one statement, the rows going into q. */
 	q->n = 0;
-	q->capacity = expected_players(relid);
-	q->players = palloc(sizeof(QueuedPlayer) * q->capacity);
 	q->pack.context = CurrentMemoryContext;
-	q->pack.next = palloc(PACK_BLOCK);
-	q->pack.end = q->pack.next + PACK_BLOCK;
+	q->players = NULL;
+	grow_players(q, expected_players(relid));
+	pack_block(&q->pack, sizeof(QueuedPlayer) * q->capacity);	/* ids and ratings: fewer bytes */
 	reader.receiver.receiveSlot = receive_player;
 	reader.receiver.rStartup = reader_startup;
 	reader.receiver.rShutdown = reader_shutdown;
@@ -730,23 +782,26 @@ take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 	/* Take the placed players off the queue: all of them, or an error. */
 	if (q->placed > 0)
 	{
-		Datum	   *taken = palloc(sizeof(Datum) * q->placed);
-		Oid			argtype = TIDARRAYOID;
+		BlockNumber last_block = 0;
+		bytea	   *taken;
+		Oid			argtype = BYTEAOID;
 		Datum		arg;
 		SPIPlanPtr	plan;
-		int			k = 0;
 
 		for (int i = 0; i < q->n; i++)
 			if (q->players[i].game > 0)
-				taken[k++] = PointerGetDatum(&q->players[i].tid);
-		arg = PointerGetDatum(construct_array(taken, q->placed, TIDOID, sizeof(ItemPointerData),
-											  false, TYPALIGN_SHORT));
+				last_block = Max(last_block, ItemPointerGetBlockNumber(&q->players[i].tid));
+		taken = taken_rows_new(last_block, relname);
+		for (int i = 0; i < q->n; i++)
+			if (q->players[i].game > 0)
+				taken_rows_add(taken, &q->players[i].tid);
+		arg = PointerGetDatum(taken);
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
-		/* A generic plan, a TID scan of the array whatever its size: planned
-		 * with 100 000 TIDs in view, the planner would weigh each of them
-		 * (scalararraysel) and then choose a sequential scan. */
-		sql = psprintf("DELETE FROM ONLY %s WHERE ctid OPERATOR(pg_catalog.=) ANY ($1)", qualified);
+		/* A sequential scan filtered by the set (taken_rows.c says why not a
+		 * TID scan); a generic plan, so the set is not copied into it. */
+		sql = psprintf("DELETE FROM ONLY %s WHERE %s.glicko2_row_taken(ctid, $1)",
+					   qualified, quote_identifier(extschema));
 		plan = SPI_prepare_cursor(sql, 1, &argtype, CURSOR_OPT_GENERIC_PLAN);
 		if (plan == NULL)
 			elog(ERROR, "preparing the delete from queue %s failed", relname);
@@ -781,7 +836,8 @@ glicko2_pair_sql(PG_FUNCTION_ARGS)
 	store = start_result(fcinfo, &desc, "glicko2_pair");
 	take_queue(PG_GETARG_OID(0), 1, 2, PG_ARGISNULL(1) ? INFINITY : PG_GETARG_FLOAT8(1),
 			   PG_GETARG_FLOAT8(2), NameStr(*PG_GETARG_NAME(3)), NameStr(*PG_GETARG_NAME(4)),
-			   NameStr(*PG_GETARG_NAME(5)), TupleDescAttr(desc, 4)->atttypid, &q);
+			   NameStr(*PG_GETARG_NAME(5)), TupleDescAttr(desc, 4)->atttypid,
+			   own_schema(fcinfo), &q);
 
 	/* The pairs in rating order; team 1 is the higher rated of each. */
 	for (int g = 0; g < q.games; g++)
@@ -866,7 +922,8 @@ glicko2_lobbies_sql(PG_FUNCTION_ARGS)
 	take_queue(PG_GETARG_OID(0), PG_GETARG_INT32(1), teams,
 			   PG_ARGISNULL(3) ? INFINITY : PG_GETARG_FLOAT8(3), PG_GETARG_FLOAT8(4),
 			   NameStr(*PG_GETARG_NAME(5)), NameStr(*PG_GETARG_NAME(6)),
-			   NameStr(*PG_GETARG_NAME(7)), TupleDescAttr(desc, 3)->atttypid, &q);
+			   NameStr(*PG_GETARG_NAME(7)), TupleDescAttr(desc, 3)->atttypid,
+			   own_schema(fcinfo), &q);
 	size = PG_GETARG_INT32(1) * teams;
 
 	members = palloc(sizeof(QueuedPlayer *) * (q.placed ? q.placed : 1));

@@ -172,3 +172,30 @@ SELECT player_id AS child_rows_untouched FROM loose_child ORDER BY 1;
 ROLLBACK;
 SELECT * FROM glicko2_pair('no_such_queue');
 SELECT count(*) AS still_queued FROM ONLY loose;
+-- The delete's filter: bit block * MaxHeapTuplesPerPage + line pointer - 1
+-- of the bitmap, least significant first; line pointer 0 and rows beyond the
+-- bitmap are not in it.
+SELECT glicko2_row_taken('(0,1)', '\x01') AS first_row,
+       glicko2_row_taken('(0,2)', '\x01') AS second_row,
+       glicko2_row_taken('(0,9)', '\x0001') AS ninth_row,
+       glicko2_row_taken('(0,0)', '\xff') AS line_pointer_0,
+       glicko2_row_taken('(0,17)', '\xffff') AS beyond,
+       glicko2_row_taken('(4000,1)', '\xff') AS far_beyond,
+       glicko2_row_taken('(0,1)', '') AS empty_set;
+-- A queue over many pages, some players left waiting: exactly the paired
+-- rows are deleted, on every page, and nobody else.
+CREATE TABLE paged (player_id int PRIMARY KEY, rating glicko2_rating, queued_at timestamptz)
+  WITH (fillfactor = 10);
+INSERT INTO paged
+SELECT i, glicko2_rating(1000 + 7 * i + CASE WHEN i % 10 = 0 THEN 500 ELSE 0 END, 60), now()
+FROM generate_series(1, 600) i;
+SELECT count(DISTINCT (ctid::text::point)[0]) > 20 AS many_pages FROM paged;
+BEGIN;
+CREATE TEMP TABLE paged_pairs AS SELECT * FROM glicko2_pair('paged', max_gap => 20, widen => 0);
+SELECT count(*) AS pairs, (SELECT count(*) FROM paged) AS left_waiting,
+       2 * count(*) + (SELECT count(*) FROM paged) = 600 AS nobody_lost,
+       NOT EXISTS (SELECT 1 FROM paged WHERE player_id::text IN
+                   (SELECT player_a FROM paged_pairs UNION ALL SELECT player_b FROM paged_pairs)) AS paired_rows_gone
+FROM paged_pairs;
+ROLLBACK;
+SELECT count(*) AS all_back FROM paged;

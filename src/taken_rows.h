@@ -1,0 +1,18 @@
+/*
+ * taken_rows.h — a set of one table's row ids as a bitmap in a bytea, for
+ * the delete filter glicko2_row_taken(ctid, set) (taken_rows.c).
+ */
+#ifndef GLICKO2_TAKEN_ROWS_H
+#define GLICKO2_TAKEN_ROWS_H
+
+#include "postgres.h"
+
+#include "storage/block.h"
+#include "storage/itemptr.h"
+
+/* An empty set with room for rows up to last_block (relname for the error
+ * when that is too large); taken_rows_add puts a row in. */
+extern bytea *taken_rows_new(BlockNumber last_block, const char *relname);
+extern void taken_rows_add(bytea *set, ItemPointer tid);
+
+#endif							/* GLICKO2_TAKEN_ROWS_H */
