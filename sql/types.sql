@@ -89,12 +89,12 @@ CREATE FUNCTION glicko1_period_finalfn(internal)
 COMMENT ON FUNCTION glicko1_period_finalfn(internal) IS
   'Final function of glicko1_period: Glicko-1''s update';
 
--- SSPACE: the 80-byte state, cut from slabs without a chunk header each
--- (src/period_agg.c), for the planner's estimate of a hash aggregate's memory.
+-- SSPACE: the 80-byte state as allocated (a 128-byte chunk and its header),
+-- for the planner's estimate of a hash aggregate's memory.
 CREATE AGGREGATE glicko2_period(player glicko2_rating, opponent glicko2_rating, score float8) (
   SFUNC = glicko2_period_transfn,
   STYPE = internal,
-  SSPACE = 80,
+  SSPACE = 144,
   FINALFUNC = glicko2_period_finalfn,
   COMBINEFUNC = glicko_period_combinefn,
   SERIALFUNC = glicko_period_serialfn,
@@ -107,7 +107,7 @@ COMMENT ON AGGREGATE glicko2_period(glicko2_rating, glicko2_rating, float8) IS
 CREATE AGGREGATE glicko2_period(player glicko2_rating, opponent glicko2_rating, score float8, tau float8) (
   SFUNC = glicko2_period_transfn,
   STYPE = internal,
-  SSPACE = 80,
+  SSPACE = 144,
   FINALFUNC = glicko2_period_finalfn,
   COMBINEFUNC = glicko_period_combinefn,
   SERIALFUNC = glicko_period_serialfn,
@@ -124,7 +124,7 @@ CREATE AGGREGATE glicko2_period(player glicko2_rating, opponent glicko2_rating, 
                                 tau float8, advantage float8) (
   SFUNC = glicko2_period_transfn,
   STYPE = internal,
-  SSPACE = 80,
+  SSPACE = 144,
   FINALFUNC = glicko2_period_finalfn,
   COMBINEFUNC = glicko_period_combinefn,
   SERIALFUNC = glicko_period_serialfn,
@@ -137,7 +137,7 @@ COMMENT ON AGGREGATE glicko2_period(glicko2_rating, glicko2_rating, float8, floa
 CREATE AGGREGATE glicko1_period(player glicko1_rating, opponent glicko1_rating, score float8) (
   SFUNC = glicko1_period_transfn,
   STYPE = internal,
-  SSPACE = 80,
+  SSPACE = 144,
   FINALFUNC = glicko1_period_finalfn,
   COMBINEFUNC = glicko_period_combinefn,
   SERIALFUNC = glicko_period_serialfn,

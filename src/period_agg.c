@@ -20,13 +20,6 @@
  * the games raw and computing eight at a time was measured no faster: the
  * wait for the state's address is then no longer hidden.)
  *
- * States in slabs.  At the same call site the states are cut from slabs of
- * the aggregate context, 80 bytes each with no chunk header and no rounding
- * up to a power of two (a palloc'd state takes 144): a hash aggregate then
- * holds nearly twice as many players in work_mem before it spills to disk.
- * Slabs start small (a sorted aggregate's context holds one group at a time)
- * and double up to 8 kB; they are freed with the context.
- *
  * The queue lives in fn_extra, so it is used only when the call is the
  * aggregate node's own (its per-transition FmgrInfo, which lives as long as
  * the node and so outlives every reset of the states' context).  Any other
@@ -70,9 +63,8 @@ typedef struct PendingGame
 
 /*
  * Per call site (fn_extra of the transition function, query lifetime).  It
- * queues only games of states in `aggcontext`, and cuts only their states
- * from its slab; rows of states elsewhere (a second grouping set's context)
- * are added at once to palloc'd states.
+ * queues only games of states in `aggcontext`; rows of states elsewhere (a
+ * second grouping set's context) are added at once.
  */
 typedef struct PendingQueue
 {
@@ -81,14 +73,7 @@ typedef struct PendingQueue
 	int			head;			/* oldest entry */
 	int			count;
 	PendingGame games[PENDING_DEPTH];
-	PeriodState *slab_next;		/* the next free state of the current slab */
-	PeriodState *slab_end;
-	Size		slab_bytes;		/* of the current slab; 0 before the first */
 } PendingQueue;
-
-/* Slabs are AllocSet chunks of a power of two bytes: nothing rounded up. */
-#define SLAB_FIRST_BYTES 256
-#define SLAB_MAX_BYTES 8192
 
 #ifdef USE_ASSERT_CHECKING
 static void
@@ -118,26 +103,6 @@ new_state(MemoryContext aggcontext, const Glicko2Rating *player, double tau)
 {
 	PeriodState *state = MemoryContextAllocZero(aggcontext, sizeof(PeriodState));
 
-	state->player = *player;
-	state->tau = tau;
-	return state;
-}
-
-/* A new state from the queue's slab in its aggregate context. */
-static PeriodState *
-new_slab_state(PendingQueue *queue, const Glicko2Rating *player, double tau)
-{
-	PeriodState *state;
-
-	if (queue->slab_next == queue->slab_end)
-	{
-		queue->slab_bytes = queue->slab_bytes == 0 ? SLAB_FIRST_BYTES
-			: Min(2 * queue->slab_bytes, SLAB_MAX_BYTES);
-		queue->slab_next = MemoryContextAlloc(queue->aggcontext, queue->slab_bytes);
-		queue->slab_end = queue->slab_next + queue->slab_bytes / sizeof(PeriodState);
-	}
-	state = queue->slab_next++;
-	memset(state, 0, sizeof(PeriodState));
 	state->player = *player;
 	state->tau = tau;
 	return state;
@@ -240,8 +205,6 @@ discard_queue(void *arg)
 	queue->aggcontext = NULL;
 	queue->head = 0;
 	queue->count = 0;
-	queue->slab_next = queue->slab_end = NULL;
-	queue->slab_bytes = 0;
 }
 
 /*
@@ -293,8 +256,7 @@ period_transition(FunctionCallInfo fcinfo, MemoryContext aggcontext,
 
 	if (state == NULL)
 	{
-		state = queue != NULL ? new_slab_state(queue, player, tau)
-			: new_state(aggcontext, player, tau);
+		state = new_state(aggcontext, player, tau);
 		state->queue = queue;
 		apply_game(state, player, tau, game, scored);
 		return state;
