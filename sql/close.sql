@@ -522,6 +522,10 @@ DECLARE
   n_new bigint;
   n_sides bigint;
   history_sql text := '';
+  -- What the writes return: only what the counts (and the history) read,
+  -- as every returned row is kept in a tuple store until the end.
+  updated_returning text := 'c.games > 0 AS played';
+  inserted_returning text := 'true AS played';
   close_sql text;
 BEGIN
   IF history IS NOT NULL THEN
@@ -530,6 +534,9 @@ BEGIN
       '  SELECT x.player, CAST($4 AS %2$s), x.rating'
       '  FROM (SELECT player, rating FROM updated UNION ALL SELECT player, rating FROM inserted) x)',
       history, @extschema@.glicko2_column_type(history, 'period', 'history'));
+    updated_returning := format('t.%1$I AS player, t.%2$I AS rating, c.games > 0 AS played',
+                                player_column, rating_column);
+    inserted_returning := format('%1$I AS player, %2$I AS rating', player_column, rating_column);
   END IF;
 
   -- One statement: every player's new rating computed in one pass in C
@@ -545,17 +552,18 @@ BEGIN
       UPDATE %3$s t SET %2$I = c.rating
       FROM computed c
       WHERE t.%1$I = c.player AND NOT c.is_new
-      RETURNING t.%1$I AS player, t.%2$I AS rating, c.games > 0 AS played
+      RETURNING %6$s
     ), inserted AS (
       INSERT INTO %3$s (%1$I, %2$I) SELECT c.player, c.rating FROM computed c WHERE c.is_new
-      RETURNING %1$I AS player, %2$I AS rating
+      RETURNING %7$s
     ) %5$s
-    SELECT (SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted),
-           (SELECT count(*) FROM updated WHERE played) + (SELECT count(*) FROM inserted),
-           (SELECT count(*) FROM inserted),
-           (SELECT coalesce(sum(c.games), 0) FROM computed c)
+    SELECT u.n + i.n, u.played + i.n, i.n, c.sides
+    FROM (SELECT count(*) AS n, count(*) FILTER (WHERE played) AS played FROM updated) u,
+         (SELECT count(*) AS n FROM inserted) i,
+         (SELECT coalesce(sum(games), 0) AS sides FROM computed) c
     $sql$, player_column, rating_column, ratings,
-           @extschema@.glicko2_column_type(ratings, player_column, 'player_column'), history_sql);
+           @extschema@.glicko2_column_type(ratings, player_column, 'player_column'), history_sql,
+           updated_returning, inserted_returning);
   EXECUTE close_sql INTO n_players, n_played, n_new, n_sides
     USING format('SELECT r.%1$I, r.%2$I FROM %3$s r', player_column, rating_column, ratings),
           games_sql, tau, period_text, max_rd, format('period %s of %s', period_text, source),
