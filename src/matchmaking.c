@@ -504,7 +504,36 @@ typedef struct QueueReader
 	TakenQueue *q;
 	const char *relname;
 	const char *player_column;
+	Oid			id_type;		/* int2, int4, int8: read as is; else cast to text */
 } QueueReader;
+
+/* An integer id type, which the reader formats as text itself. */
+static bool
+integer_id(Oid type)
+{
+	return type == INT2OID || type == INT4OID || type == INT8OID;
+}
+
+/*
+ * The player as text: an integer id formatted into buf (at least
+ * VARHDRSZ_SHORT + MAXINT8LEN + 1 bytes) with the digits its ::text cast
+ * gives, without the cast's two pallocs and calls a row; any other id comes
+ * cast by the query.
+ */
+static struct varlena *
+player_text(const QueueReader *reader, Datum value, char *buf)
+{
+	char	   *digits = buf + VARHDRSZ_SHORT;
+
+	if (!integer_id(reader->id_type))
+		return pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
+	if (reader->id_type == INT8OID)
+		pg_lltoa(DatumGetInt64(value), digits);
+	else
+		pg_ltoa(reader->id_type == INT4OID ? DatumGetInt32(value) : DatumGetInt16(value), digits);
+	SET_VARSIZE_SHORT(buf, VARHDRSZ_SHORT + strlen(digits));
+	return (struct varlena *) buf;
+}
 
 static void
 reader_startup(DestReceiver *self, int operation, TupleDesc desc)
@@ -556,7 +585,7 @@ grow_players(TakenQueue *q, int capacity)
 	q->capacity = capacity;
 }
 
-/* A row: ctid, the player as text, the rating, the time queued. */
+/* A row: ctid, the player (an integer, or cast to text), the rating, the time queued. */
 static bool
 receive_player(TupleTableSlot *slot, DestReceiver *self)
 {
@@ -565,6 +594,8 @@ receive_player(TupleTableSlot *slot, DestReceiver *self)
 	Datum	   *values = slot->tts_values;
 	bool	   *nulls = slot->tts_isnull;
 	QueuedPlayer *p;
+	char		digits[VARHDRSZ_SHORT + MAXINT8LEN + 1];
+	struct varlena *id;
 
 	CHECK_FOR_INTERRUPTS();
 	slot_getallattrs(slot);
@@ -582,10 +613,11 @@ receive_player(TupleTableSlot *slot, DestReceiver *self)
 		ereport(ERROR,
 				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				errmsg("a row of %s has a NULL %s", reader->relname, reader->player_column));
+	id = player_text(reader, values[1], digits);
 	if (nulls[2])
 		ereport(ERROR,
 				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				errmsg("player %s has a NULL rating", TextDatumGetCString(values[1])),
+				errmsg("player %s has a NULL rating", text_to_cstring((text *) id)),
 				errhint("Queue an unrated player with glicko2_rating()."));
 	if (!datum_try_glicko2(values[2], &p->rating))
 	{
@@ -593,7 +625,7 @@ receive_player(TupleTableSlot *slot, DestReceiver *self)
 		char		what[NAMEDATALEN + 32];
 
 		if (snprintf(what, sizeof(what), "the rating of player %s",
-					 TextDatumGetCString(values[1])) >= (int) sizeof(what))
+					 text_to_cstring((text *) id)) >= (int) sizeof(what))
 			strcpy(what + sizeof(what) - 4, "...");
 		datum_get_glicko2(values[2], &p->rating, what);
 		elog(ERROR, "a rating in %s refused without a reason", reader->relname);
@@ -601,18 +633,18 @@ receive_player(TupleTableSlot *slot, DestReceiver *self)
 	if (nulls[3])
 		ereport(ERROR,
 				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				errmsg("player %s has a NULL time queued", TextDatumGetCString(values[1])));
+				errmsg("player %s has a NULL time queued", text_to_cstring((text *) id)));
 	p->queued = DatumGetTimestampTz(values[3]);
 	if (TIMESTAMP_NOT_FINITE(p->queued))
 		ereport(ERROR,
 				errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				errmsg("player %s has time queued %s", TextDatumGetCString(values[1]),
+				errmsg("player %s has time queued %s", text_to_cstring((text *) id),
 					   TIMESTAMP_IS_NOBEGIN(p->queued) ? "-infinity" : "infinity"),
 				errdetail("How long a player has waited needs the time they joined the queue."));
 	p->tid = *(ItemPointer) DatumGetPointer(values[0]);
 
 	/* The id and the rating as read, side by side (the result uses both). */
-	p->id = pack_varlena(&q->pack, pg_detoast_datum_packed((struct varlena *) DatumGetPointer(values[1])));
+	p->id = pack_varlena(&q->pack, id);
 	p->composite = pack_varlena(&q->pack, pg_detoast_datum_packed((struct varlena *) DatumGetPointer(values[2])));
 	q->n++;
 	return true;
@@ -746,12 +778,14 @@ take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 	reader.q = q;
 	reader.relname = relname;
 	reader.player_column = player_column;
+	reader.id_type = get_atttype(relid, player_attnum);
 	read.dest = &reader.receiver;
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	/* Everything qualified: the caller's search_path cannot change what runs. */
-	sql = psprintf("SELECT ctid, %s::pg_catalog.text, %s, %s FROM ONLY %s FOR UPDATE SKIP LOCKED",
-				   quote_identifier(player_column), quote_identifier(rating_column),
+	sql = psprintf("SELECT ctid, %s%s, %s, %s FROM ONLY %s FOR UPDATE SKIP LOCKED",
+				   quote_identifier(player_column),
+				   integer_id(reader.id_type) ? "" : "::pg_catalog.text", quote_identifier(rating_column),
 				   quote_identifier(queued_column), qualified);
 	if (SPI_execute_extended(sql, &read) < 0)
 		elog(ERROR, "reading queue %s failed", relname);

@@ -199,3 +199,26 @@ SELECT count(*) AS pairs, (SELECT count(*) FROM paged) AS left_waiting,
 FROM paged_pairs;
 ROLLBACK;
 SELECT count(*) AS all_back FROM paged;
+-- Integer ids are formatted by the reader itself (not cast by the query):
+-- the same text as ::text, negative and extreme values included; a player
+-- twice is named the same way.
+CREATE TABLE int_ids (s smallint, i int, b bigint, r glicko2_rating, since timestamptz);
+INSERT INTO int_ids VALUES
+  (-32768, -2147483648, -9223372036854775808, glicko2_rating(1500, 60), now()),
+  (32767, 2147483647, 9223372036854775807, glicko2_rating(1510, 60), now()),
+  (0, 0, 0, glicko2_rating(1700, 60), now()),
+  (-1, -1, -1, glicko2_rating(1705, 60), now());
+BEGIN;
+SELECT player_a, player_b FROM glicko2_pair('int_ids', player_column => 's', rating_column => 'r', queued_column => 'since');
+ROLLBACK;
+BEGIN;
+SELECT player_a, player_b FROM glicko2_pair('int_ids', player_column => 'i', rating_column => 'r', queued_column => 'since');
+ROLLBACK;
+BEGIN;
+SELECT player_a, player_b FROM glicko2_pair('int_ids', player_column => 'b', rating_column => 'r', queued_column => 'since');
+ROLLBACK;
+INSERT INTO int_ids VALUES (7, -1, 7, glicko2_rating(1800, 60), now());
+SELECT * FROM glicko2_pair('int_ids', player_column => 'i', rating_column => 'r', queued_column => 'since');
+UPDATE int_ids SET r = ROW(1800, 0, 0.06)::glicko2_rating WHERE s = 7;
+SELECT player_a FROM glicko2_pair('int_ids', player_column => 's', rating_column => 'r', queued_column => 'since');
+SELECT count(*) AS int_ids_untouched FROM int_ids;
