@@ -171,7 +171,7 @@ float8_fields(Datum d, double *out, int nfields)
 	struct varlena *v = (struct varlena *) DatumGetPointer(d);
 	const char *body;
 	uint16		infomask;
-	uint16		infomask2;
+	int			natts;
 	uint8		hoff;
 
 	if (rating_fields_in_place(d, out, nfields))
@@ -179,12 +179,9 @@ float8_fields(Datum d, double *out, int nfields)
 	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 		v = pg_detoast_datum(v);
 	body = VARDATA_ANY(v);
+	rating_header(body, &infomask, &natts, &hoff);
 
-	memcpy(&infomask, RATING_HEADER_FIELD(body, t_infomask), sizeof(infomask));
-	memcpy(&infomask2, RATING_HEADER_FIELD(body, t_infomask2), sizeof(infomask2));
-	memcpy(&hoff, RATING_HEADER_FIELD(body, t_hoff), sizeof(hoff));
-
-	if ((infomask2 & HEAP_NATTS_MASK) == nfields && (infomask & HEAP_HASNULL))
+	if (natts == nfields && (infomask & HEAP_HASNULL))
 	{
 		const uint8 *bits = (const uint8 *) RATING_HEADER_FIELD(body, t_bits);
 
@@ -192,12 +189,8 @@ float8_fields(Datum d, double *out, int nfields)
 			if (att_isnull(i, bits))
 				return i + 1;
 	}
-
-	if ((infomask2 & HEAP_NATTS_MASK) != nfields ||
-		hoff < SizeofHeapTupleHeader ||
-		hoff - VARHDRSZ + nfields * sizeof(float8) > VARSIZE_ANY_EXHDR(v))
+	if (!rating_fields_fit(v, natts, hoff, nfields))
 		return -1;
-
 	memcpy(out, body + hoff - VARHDRSZ, nfields * sizeof(float8));
 	return 0;
 }

@@ -33,24 +33,40 @@ extern bool datum_try_glicko2(Datum d, Glicko2Rating *out);
 #define RATING_HEADER_FIELD(body, field) \
 	((body) + offsetof(HeapTupleHeaderData, field) - VARHDRSZ)
 
+/* The header of a composite's tuple: its infomask, number of fields, t_hoff. */
+static inline void
+rating_header(const char *body, uint16 *infomask, int *natts, uint8 *hoff)
+{
+	uint16		infomask2;
+
+	memcpy(infomask, RATING_HEADER_FIELD(body, t_infomask), sizeof(*infomask));
+	memcpy(&infomask2, RATING_HEADER_FIELD(body, t_infomask2), sizeof(infomask2));
+	memcpy(hoff, RATING_HEADER_FIELD(body, t_hoff), sizeof(*hoff));
+	*natts = infomask2 & HEAP_NATTS_MASK;
+}
+
+/* Whether nfields float8 fields sit after that header, within the value. */
+static inline bool
+rating_fields_fit(const struct varlena *v, int natts, uint8 hoff, int nfields)
+{
+	return natts == nfields && hoff >= SizeofHeapTupleHeader &&
+		hoff - VARHDRSZ + nfields * sizeof(float8) <= VARSIZE_ANY_EXHDR(v);
+}
+
 static inline bool
 rating_fields_in_place(Datum d, void *out, int nfields)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(d);
 	const char *body;
 	uint16		infomask;
-	uint16		infomask2;
+	int			natts;
 	uint8		hoff;
 
 	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 		return false;
 	body = VARDATA_ANY(v);
-	memcpy(&infomask, RATING_HEADER_FIELD(body, t_infomask), sizeof(infomask));
-	memcpy(&infomask2, RATING_HEADER_FIELD(body, t_infomask2), sizeof(infomask2));
-	memcpy(&hoff, RATING_HEADER_FIELD(body, t_hoff), sizeof(hoff));
-	if ((infomask2 & HEAP_NATTS_MASK) != nfields || (infomask & HEAP_HASNULL) ||
-		hoff < SizeofHeapTupleHeader ||
-		hoff - VARHDRSZ + nfields * sizeof(float8) > VARSIZE_ANY_EXHDR(v))
+	rating_header(body, &infomask, &natts, &hoff);
+	if ((infomask & HEAP_HASNULL) || !rating_fields_fit(v, natts, hoff, nfields))
 		return false;
 	memcpy(out, body + hoff - VARHDRSZ, nfields * sizeof(float8));
 	return true;
