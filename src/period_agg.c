@@ -292,14 +292,7 @@ period_transition(FunctionCallInfo fcinfo, MemoryContext aggcontext,
 static inline void
 arg_player(FunctionCallInfo fcinfo, Glicko2Rating *player)
 {
-	if (PG_ARGISNULL(1))
-	{
-		player->rating = GLICKO2_DEFAULT_RATING;
-		player->rd = GLICKO2_DEFAULT_RD;
-		player->volatility = GLICKO2_DEFAULT_VOLATILITY;
-	}
-	else if (!rating_fields_in_place(PG_GETARG_DATUM(1), player, 3))
-		datum_get_glicko2_fields(PG_GETARG_DATUM(1), player, "player");
+	arg_glicko2_fields_or_unrated(fcinfo, 1, player, "player");
 	if (PG_ARGISNULL(0) && !glicko2_valid(player))
 		check_glicko2(player, "player");
 }
@@ -313,74 +306,64 @@ arg_opponent_score(FunctionCallInfo fcinfo, Glicko2Rating *opponent, double *sco
 	*score = PG_GETARG_FLOAT8(3);
 	if (!glicko_valid_score(*score))
 		check_score(*score);
-	if (PG_ARGISNULL(2))
-	{
-		opponent->rating = GLICKO2_DEFAULT_RATING;
-		opponent->rd = GLICKO2_DEFAULT_RD;
-		opponent->volatility = GLICKO2_DEFAULT_VOLATILITY;
-		return true;
-	}
-	if (!rating_fields_in_place(PG_GETARG_DATUM(2), opponent, 3))
-		datum_get_glicko2_fields(PG_GETARG_DATUM(2), opponent, "opponent");
+	arg_glicko2_fields_or_unrated(fcinfo, 2, opponent, "opponent");
 	if (!glicko2_valid(opponent))
 		check_glicko2(opponent, "opponent");
 	return true;
 }
 
-/* Transition for glicko2_period(player, opponent, score [, tau]). */
-PG_FUNCTION_INFO_V1(glicko2_period_transfn);
-Datum
-glicko2_period_transfn(PG_FUNCTION_ARGS)
+/*
+ * The Glicko-2 transitions: glicko2_period(player, opponent, score [, tau])
+ * and, with_advantage, glicko2_period(..., tau, advantage), whose game's
+ * terms count the player's rating `advantage` points more in E.  Each SQL
+ * function passes a constant, so the rows of the aggregates without an
+ * advantage pay nothing for it.
+ */
+static inline Datum
+glicko2_transition(FunctionCallInfo fcinfo, const char *fname, bool with_advantage)
 {
-	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko2_period_transfn");
+	MemoryContext aggcontext = aggregate_context(fcinfo, fname);
 	double		tau = arg_tau(fcinfo, 4);
+	double		advantage = 0.0;
 	Glicko2Rating player;
 	Glicko2Rating opponent;
 	double		score;
 	GlickoGame	game = {0};
 	bool		scored;
 
+	if (with_advantage)
+	{
+		if (PG_ARGISNULL(5))
+			ereport(ERROR,
+					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					errmsg("advantage must not be NULL"),
+					errhint("A game without an advantage (neutral ground) has advantage 0."));
+		advantage = PG_GETARG_FLOAT8(5);
+		check_finite(advantage, "advantage");
+	}
 	arg_player(fcinfo, &player);
 	scored = arg_opponent_score(fcinfo, &opponent, &score);
 	if (scored)
-		game = glicko2_game(player.rating, opponent.rating, opponent.rd, score);
+		game = with_advantage ?
+			glicko2_game_advantage(player.rating, advantage, opponent.rating,
+								   opponent.rd, score) :
+			glicko2_game(player.rating, opponent.rating, opponent.rd, score);
 
 	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, tau, &game, scored));
 }
 
-/*
- * Transition for glicko2_period(player, opponent, score, tau, advantage):
- * the game's terms with the player's rating counting `advantage` points
- * more in E.  A function of its own, so the rows of the aggregates without
- * an advantage pay nothing for it.
- */
+PG_FUNCTION_INFO_V1(glicko2_period_transfn);
+Datum
+glicko2_period_transfn(PG_FUNCTION_ARGS)
+{
+	return glicko2_transition(fcinfo, "glicko2_period_transfn", false);
+}
+
 PG_FUNCTION_INFO_V1(glicko2_period_advantage_transfn);
 Datum
 glicko2_period_advantage_transfn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko2_period_advantage_transfn");
-	double		tau = arg_tau(fcinfo, 4);
-	double		advantage;
-	Glicko2Rating player;
-	Glicko2Rating opponent;
-	double		score;
-	GlickoGame	game = {0};
-	bool		scored;
-
-	if (PG_ARGISNULL(5))
-		ereport(ERROR,
-				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				errmsg("advantage must not be NULL"),
-				errhint("A game without an advantage (neutral ground) has advantage 0."));
-	advantage = PG_GETARG_FLOAT8(5);
-	check_finite(advantage, "advantage");
-	arg_player(fcinfo, &player);
-	scored = arg_opponent_score(fcinfo, &opponent, &score);
-	if (scored)
-		game = glicko2_game_advantage(player.rating, advantage, opponent.rating,
-									  opponent.rd, score);
-
-	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, tau, &game, scored));
+	return glicko2_transition(fcinfo, "glicko2_period_advantage_transfn", true);
 }
 
 /* Transition for glicko1_period(player, opponent, score). */

@@ -257,14 +257,8 @@ void
 arg_glicko2_or_unrated(FunctionCallInfo fcinfo, int n, Glicko2Rating *out,
 					   const char *what)
 {
-	if (PG_ARGISNULL(n))
-	{
-		out->rating = GLICKO2_DEFAULT_RATING;
-		out->rd = GLICKO2_DEFAULT_RD;
-		out->volatility = GLICKO2_DEFAULT_VOLATILITY;
-	}
-	else
-		datum_get_glicko2(PG_GETARG_DATUM(n), out, what);
+	arg_glicko2_fields_or_unrated(fcinfo, n, out, what);
+	check_glicko2(out, what);
 }
 
 void

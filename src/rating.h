@@ -72,6 +72,25 @@ rating_fields_in_place(Datum d, void *out, int nfields)
 	return true;
 }
 
+/*
+ * Argument n's fields, NULL meaning the unrated player of Step 1(a), not
+ * checked: the aggregates' rows check them inline (glicko2_valid), and
+ * arg_glicko2_or_unrated with check_glicko2.
+ */
+static inline void
+arg_glicko2_fields_or_unrated(FunctionCallInfo fcinfo, int n, Glicko2Rating *out,
+							  const char *what)
+{
+	if (PG_ARGISNULL(n))
+	{
+		out->rating = GLICKO2_DEFAULT_RATING;
+		out->rd = GLICKO2_DEFAULT_RD;
+		out->volatility = GLICKO2_DEFAULT_VOLATILITY;
+	}
+	else if (!rating_fields_in_place(PG_GETARG_DATUM(n), out, 3))
+		datum_get_glicko2_fields(PG_GETARG_DATUM(n), out, what);
+}
+
 /* Argument n as a rating, NULL meaning the unrated player of Step 1(a). */
 extern void arg_glicko2_or_unrated(FunctionCallInfo fcinfo, int n,
 								   Glicko2Rating *out, const char *what);
