@@ -115,7 +115,6 @@ static bool player_equal(ClosePass *pass, Datum a, Datum b);
 typedef struct PlayersArray
 {
 	char	   *chunk;			/* calloc'd; NULL once freed */
-	Size		size;
 	MemoryContextCallback on_reset;
 } PlayersArray;
 
@@ -132,20 +131,20 @@ static void *
 players_allocate(players_hash *tb, Size size)
 {
 	Size		pad = size >= GLICKO_HUGE_PAGE_SIZE ? GLICKO_HUGE_PAGE_SIZE : MAXIMUM_ALIGNOF;
-	PlayersArray *array = MemoryContextAllocZero(tb->ctx, sizeof(PlayersArray));
+	PlayersArray *array;
 	char	   *data;
 
 	if (size > MaxAllocHugeSize)
 		ereport(ERROR,
 				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				errmsg("the table of players would need %zu bytes", size));
+	array = MemoryContextAlloc(tb->ctx, sizeof(PlayersArray));
 	array->chunk = calloc(1, size + pad + sizeof(PlayersArray *));
 	if (array->chunk == NULL)
 		ereport(ERROR,
 				errcode(ERRCODE_OUT_OF_MEMORY),
 				errmsg("out of memory"),
 				errdetail("Failed on a table of players of %zu bytes.", size));
-	array->size = size;
 	array->on_reset.func = players_array_release;
 	array->on_reset.arg = array;
 	MemoryContextRegisterResetCallback(tb->ctx, &array->on_reset);
