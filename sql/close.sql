@@ -308,6 +308,42 @@ CREATE FUNCTION glicko2_close_ratings(
 COMMENT ON FUNCTION glicko2_close_ratings(text, text, float8, float8, text, text[]) IS
   'The computation of a period close in one pass, for glicko2_close_period and other closes: ratings_query yields (player, rating glicko2_rating), games_query (player, opponent, score) games or (player, opponent_rating glicko2_rating, score) sides, both given params as text $1, $2, ...; returns AS (player <key type>, rating glicko2_rating, games bigint, is_new boolean): every player''s new rating (the paper''s update, Step 6 capped at max_rd without games), bit for bit glicko2_period''s and glicko2_idle''s; a bad game is an ERROR naming what and the first bad game';
 
+-- The same pass with its results kept in this backend (src/close_write.c,
+-- which documents it), for a close that rewrites the ratings in place:
+-- glicko2_close_compute runs the pass and keeps the results under a handle,
+-- UPDATE ... SET rating = glicko2_close_result(handle, player) writes them,
+-- glicko2_close_new_players yields the players to add, and
+-- glicko2_close_finish reports what was read and frees them (the end of the
+-- transaction frees them too).
+CREATE FUNCTION glicko2_close_compute(
+  ratings_query text, games_query text, tau float8, max_rd float8,
+  what text DEFAULT NULL, VARIADIC params text[] DEFAULT '{}',
+  OUT handle bigint, OUT sides bigint)
+  AS 'MODULE_PATHNAME', 'glicko2_close_compute'
+  LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION glicko2_close_compute(text, text, float8, float8, text, text[]) IS
+  'Helper of glicko2_close_apply: the pass of glicko2_close_ratings (same arguments), its results kept in this backend until glicko2_close_finish or the end of the transaction; returns their handle and the number of game sides';
+
+CREATE FUNCTION glicko2_close_result(handle bigint, player anyelement)
+  RETURNS glicko2_rating
+  AS 'MODULE_PATHNAME', 'glicko2_close_result'
+  LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION glicko2_close_result(bigint, anyelement) IS
+  'Helper of glicko2_close_apply: the new rating of a player of the ratings in the kept close with this handle (NULL: unrated and idle), counted for glicko2_close_finish; an ERROR for a player the close did not read';
+
+CREATE FUNCTION glicko2_close_new_players(handle bigint)
+  RETURNS SETOF record
+  AS 'MODULE_PATHNAME', 'glicko2_close_new_players'
+  LANGUAGE C VOLATILE PARALLEL UNSAFE ROWS 1000;
+COMMENT ON FUNCTION glicko2_close_new_players(bigint) IS
+  'Helper of glicko2_close_apply: AS (player <key type>, rating glicko2_rating), the players of the kept close''s games absent from its ratings, with their new ratings';
+
+CREATE FUNCTION glicko2_close_finish(handle bigint, OUT written bigint, OUT played bigint)
+  AS 'MODULE_PATHNAME', 'glicko2_close_finish'
+  LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION glicko2_close_finish(bigint) IS
+  'Helper of glicko2_close_apply: how many results of the kept close glicko2_close_result read, and how many of those players had games; frees the kept close';
+
 -- The bookkeeping every close shares (glicko2_close_period here,
 -- glicko2_close_matches in sql/matches.sql), in the order a close runs it:
 -- glicko2_close_check (arguments, columns, the period as text), then
@@ -497,13 +533,24 @@ $$;
 COMMENT ON FUNCTION glicko2_close_guard(regclass, regclass, text, name, boolean) IS
   'Helper of glicko2_close_period and glicko2_close_matches: refuses a close whose source is not guarded by glicko2_refuse_closed_games on every table it is read from (glicko2_guard_gaps), unless unguarded';
 
--- Everything a close computes and writes, in one statement.  games_sql
--- selects the period's games for glicko2_close_ratings: (player, opponent,
--- score) games, both players rated, or (player, opponent_rating, score)
--- sides, only the player rated; its parameters are $1 the period and $2 the
--- procedure's option (text, or NULL).  n_games NULL: the number of games is
--- counted from the games (half the game sides).  advantage and home_column
--- are only recorded (games_sql applies them).
+-- Everything a close computes and writes.  games_sql selects the period's
+-- games for the pass (glicko2_close_ratings): (player, opponent, score)
+-- games, both players rated, or (player, opponent_rating, score) sides, only
+-- the player rated; its parameters are $1 the period and $2 the procedure's
+-- option (text, or NULL).  n_games NULL: the number of games is counted from
+-- the games (half the game sides).  advantage and home_column are only
+-- recorded (games_sql applies them).
+--
+-- The pass reads the pre-period ratings once and the period's games once, and
+-- refuses every bad game before anything is written.  Then the ratings are
+-- written in place: a plain UPDATE of every row sets each player's new rating
+-- from the kept pass (glicko2_close_result), new players are inserted, and
+-- history is written from what the writes return.  Where a row's update may
+-- be skipped or turned into something else (a BEFORE or INSTEAD OF row
+-- trigger on UPDATE, a rule, a view, a table Citus distributes, whose rows
+-- are updated on its workers), the computed ratings are instead joined to
+-- the table by key in one statement, with the counts from what it returns.
+-- The locks of glicko2_close_lock keep both tables as they are until commit.
 CREATE FUNCTION glicko2_close_apply(
   ratings regclass, source regclass, period_text text, close_number bigint,
   games_sql text, games_option text, n_games bigint,
@@ -521,6 +568,13 @@ DECLARE
   n_played bigint;
   n_new bigint;
   n_sides bigint;
+  n_updated bigint;
+  n_written bigint;
+  handle bigint;
+  in_place boolean;
+  key_type regtype := @extschema@.glicko2_column_type(ratings, player_column, 'player_column');
+  ratings_sql text := format('SELECT r.%1$I, r.%2$I FROM %3$s r', player_column, rating_column, ratings);
+  what text := format('period %s of %s', period_text, source);
   history_sql text := '';
   -- What the writes return: only what the counts (and the history) read,
   -- as every returned row is kept in a tuple store until the end.
@@ -528,46 +582,95 @@ DECLARE
   inserted_returning text := 'true AS played';
   close_sql text;
 BEGIN
-  IF history IS NOT NULL THEN
-    history_sql := format(
-      ', hist AS (INSERT INTO %1$s (player_id, period, rating)'
-      '  SELECT x.player, CAST($4 AS %2$s), x.rating'
-      '  FROM (SELECT player, rating FROM updated UNION ALL SELECT player, rating FROM inserted) x)',
-      history, @extschema@.glicko2_column_type(history, 'period', 'history'));
-    updated_returning := format('t.%1$I AS player, t.%2$I AS rating, c.games > 0 AS played',
-                                player_column, rating_column);
-    inserted_returning := format('%1$I AS player, %2$I AS rating', player_column, rating_column);
-  END IF;
+  SELECT c.relkind IN ('r', 'p') AND NOT c.relhasrules
+         AND NOT @extschema@.glicko2_citus_distributed(ratings)
+         AND NOT EXISTS (SELECT FROM pg_partition_tree(ratings) p
+                         JOIN pg_class pc ON pc.oid = p.relid
+                         LEFT JOIN pg_trigger t ON t.tgrelid = p.relid
+                                  AND (t.tgtype::int & 1) <> 0      -- FOR EACH ROW
+                                  AND (t.tgtype::int & 66) <> 0     -- BEFORE or INSTEAD OF
+                                  AND (t.tgtype::int & 16) <> 0     -- UPDATE
+                                  AND t.tgenabled <> 'D'
+                         WHERE t.oid IS NOT NULL OR pc.relhasrules)
+    INTO in_place
+  FROM pg_class c WHERE c.oid = ratings;
 
-  -- One statement: every player's new rating computed in one pass in C
-  -- (glicko2_close_ratings: the pre-period ratings read once, the period's
-  -- games once, every bad game refused before any rating is returned), then
-  -- written: the ratings updated by key, new players added, history written.
-  -- The locks of glicko2_close_lock keep both tables as they are until commit.
-  close_sql := format($sql$
-    WITH computed AS (
-      SELECT c.* FROM @extschema@.glicko2_close_ratings($1, $2, $3, $5, $6, $4, $7)
-        AS c(player %4$s, rating @extschema@.glicko2_rating, games bigint, is_new boolean)
-    ), updated AS (
-      UPDATE %3$s t SET %2$I = c.rating
-      FROM computed c
-      WHERE t.%1$I = c.player AND NOT c.is_new
-      RETURNING %6$s
-    ), inserted AS (
-      INSERT INTO %3$s (%1$I, %2$I) SELECT c.player, c.rating FROM computed c WHERE c.is_new
-      RETURNING %7$s
-    ) %5$s
-    SELECT u.n + i.n, u.played + i.n, i.n, c.sides
-    FROM (SELECT count(*) AS n, count(*) FILTER (WHERE played) AS played FROM updated) u,
-         (SELECT count(*) AS n FROM inserted) i,
-         (SELECT coalesce(sum(games), 0) AS sides FROM computed) c
-    $sql$, player_column, rating_column, ratings,
-           @extschema@.glicko2_column_type(ratings, player_column, 'player_column'), history_sql,
-           updated_returning, inserted_returning);
-  EXECUTE close_sql INTO n_players, n_played, n_new, n_sides
-    USING format('SELECT r.%1$I, r.%2$I FROM %3$s r', player_column, rating_column, ratings),
-          games_sql, tau, period_text, max_rd, format('period %s of %s', period_text, source),
-          games_option;
+  IF in_place THEN
+    SELECT k.handle, k.sides INTO handle, n_sides
+    FROM @extschema@.glicko2_close_compute(ratings_sql, games_sql, tau, max_rd, what,
+                                           period_text, games_option) k;
+    IF history IS NULL THEN
+      EXECUTE format('UPDATE %1$s t SET %2$I = @extschema@.glicko2_close_result($1, t.%3$I)',
+                     ratings, rating_column, player_column)
+        USING handle;
+      GET DIAGNOSTICS n_updated = ROW_COUNT;
+      EXECUTE format('INSERT INTO %1$s (%2$I, %3$I) SELECT n.player, n.rating'
+                     ' FROM @extschema@.glicko2_close_new_players($1) AS n(player %4$s, rating @extschema@.glicko2_rating)',
+                     ratings, player_column, rating_column, key_type)
+        USING handle;
+      GET DIAGNOSTICS n_new = ROW_COUNT;
+    ELSE
+      EXECUTE format($sql$
+        WITH updated AS (
+          UPDATE %1$s t SET %2$I = @extschema@.glicko2_close_result($1, t.%3$I)
+          RETURNING t.%3$I AS player, t.%2$I AS rating
+        ), inserted AS (
+          INSERT INTO %1$s (%3$I, %2$I)
+          SELECT n.player, n.rating
+          FROM @extschema@.glicko2_close_new_players($1) AS n(player %4$s, rating @extschema@.glicko2_rating)
+          RETURNING %3$I AS player, %2$I AS rating
+        ), hist AS (
+          INSERT INTO %5$s (player_id, period, rating)
+          SELECT x.player, CAST($2 AS %6$s), x.rating
+          FROM (SELECT player, rating FROM updated UNION ALL SELECT player, rating FROM inserted) x
+        )
+        SELECT (SELECT count(*) FROM updated), (SELECT count(*) FROM inserted)
+        $sql$, ratings, rating_column, player_column, key_type,
+               history, @extschema@.glicko2_column_type(history, 'period', 'history'))
+        INTO n_updated, n_new
+        USING handle, period_text;
+    END IF;
+    SELECT f.written, f.played INTO n_written, n_played FROM @extschema@.glicko2_close_finish(handle) f;
+    IF n_written <> n_updated THEN
+      RAISE EXCEPTION 'period % of % not closed: % ratings were computed for % rows updated',
+                      period_text, ratings, n_written, n_updated
+        USING ERRCODE = 'XX000';
+    END IF;
+    n_players := n_updated + n_new;
+    n_played := n_played + n_new;
+  ELSE
+    IF history IS NOT NULL THEN
+      history_sql := format(
+        ', hist AS (INSERT INTO %1$s (player_id, period, rating)'
+        '  SELECT x.player, CAST($4 AS %2$s), x.rating'
+        '  FROM (SELECT player, rating FROM updated UNION ALL SELECT player, rating FROM inserted) x)',
+        history, @extschema@.glicko2_column_type(history, 'period', 'history'));
+      updated_returning := format('t.%1$I AS player, t.%2$I AS rating, c.games > 0 AS played',
+                                  player_column, rating_column);
+      inserted_returning := format('%1$I AS player, %2$I AS rating', player_column, rating_column);
+    END IF;
+    close_sql := format($sql$
+      WITH computed AS (
+        SELECT c.* FROM @extschema@.glicko2_close_ratings($1, $2, $3, $5, $6, $4, $7)
+          AS c(player %4$s, rating @extschema@.glicko2_rating, games bigint, is_new boolean)
+      ), updated AS (
+        UPDATE %3$s t SET %2$I = c.rating
+        FROM computed c
+        WHERE t.%1$I = c.player AND NOT c.is_new
+        RETURNING %6$s
+      ), inserted AS (
+        INSERT INTO %3$s (%1$I, %2$I) SELECT c.player, c.rating FROM computed c WHERE c.is_new
+        RETURNING %7$s
+      ) %5$s
+      SELECT u.n + i.n, u.played + i.n, i.n, c.sides
+      FROM (SELECT count(*) AS n, count(*) FILTER (WHERE played) AS played FROM updated) u,
+           (SELECT count(*) AS n FROM inserted) i,
+           (SELECT coalesce(sum(games), 0) AS sides FROM computed) c
+      $sql$, player_column, rating_column, ratings, key_type, history_sql,
+             updated_returning, inserted_returning);
+    EXECUTE close_sql INTO n_players, n_played, n_new, n_sides
+      USING ratings_sql, games_sql, tau, period_text, max_rd, what, games_option;
+  END IF;
 
   BEGIN
     INSERT INTO @extschema@.glicko2_closes
@@ -589,7 +692,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name, float8, name) IS
-  'Helper of glicko2_close_period and glicko2_close_matches: in one statement, computes every player''s new rating from the procedure''s query of games with glicko2_close_ratings (Step 6 capped at max_rd for idle players) and writes them, adds new players and writes history; records the close in glicko2_closes, with whether the source was unguarded';
+  'Helper of glicko2_close_period and glicko2_close_matches: computes every player''s new rating from the procedure''s query of games with glicko2_close_ratings (Step 6 capped at max_rd for idle players) and writes them, adds new players and writes history; records the close in glicko2_closes, with whether the source was unguarded';
 
 -- Checks a home / first-move advantage and the games' column saying who has
 -- it (glicko2_close_period, glicko2_evaluate).

@@ -65,6 +65,7 @@
 #include "utils/typcache.h"
 #include "utils/varlena.h"
 
+#include "close_pass.h"
 #include "rating.h"
 
 /* One player: the key, the pre-period rating and the period's sums. */
@@ -239,6 +240,10 @@ struct ClosePass
 	char	   *first_bad;		/* its message, in `context` */
 	BadGame		first_bad_kind;
 	TupleDesc	games_desc;
+
+	/* The outcome, by seq; the next one a caller is likely to ask for. */
+	CloseResult *results;
+	uint32		next_result;
 
 	/* What is being read, for error context. */
 	const char *reading;
@@ -664,81 +669,55 @@ report_bad_games(ClosePass *pass, const char *what)
 					  (long long) pass->n_bad, (long long) pass->n_games));
 }
 
-/* ---- the SQL-callable function ---- */
+/* ---- running a pass ---- */
 
-PG_FUNCTION_INFO_V1(glicko2_close_ratings);
-Datum
-glicko2_close_ratings(PG_FUNCTION_ARGS)
+/* Every player's new rating, in the order first read. */
+static void
+compute_results(ClosePass *pass, double tau, double max_rd)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	ClosePass  *pass;
-	char	   *ratings_sql;
-	char	   *games_sql;
-	double		tau;
-	double		max_rd;
-	char	   *what;
-	ArrayType  *params;
-	TupleDesc	out_desc;
-	TupleDesc	rating_desc;
-	Tuplestorestate *store;
-	MemoryContext caller = CurrentMemoryContext;
-	MemoryContext old;
+	players_iterator iter;
+	PlayerEntry *entry;
+
+	pass->results = MemoryContextAllocHuge(pass->context,
+										   sizeof(CloseResult) * Max(pass->n_players, 1));
+	players_start_iterate(pass->players, &iter);
+	while ((entry = players_iterate(pass->players, &iter)) != NULL)
+	{
+		CloseResult *result = &pass->results[entry->seq];
+
+		CHECK_FOR_INTERRUPTS();
+		result->key = entry->key;
+		result->games = entry->sums.games;
+		result->is_new = entry->is_new;
+		result->has_rating = entry->rated || entry->sums.games > 0;
+		if (result->has_rating)
+		{
+			GlickoStatus status = glicko2_close_player(&entry->pre, &entry->sums, tau,
+													   max_rd, &result->rating);
+
+			if (status != GLICKO_OK)
+				report_glicko_status(status, psprintf("glicko2 update of player %s",
+													  glicko2_to_cstring(&entry->pre)));
+		}
+	}
+}
+
+ClosePass *
+close_pass_run(MemoryContext parent, Oid rating_type, const char *ratings_sql,
+			   const char *games_sql, ArrayType *params, double tau, double max_rd,
+			   const char *what)
+{
+	MemoryContext context = AllocSetContextCreate(parent, "glicko2 close pass",
+												  ALLOCSET_DEFAULT_SIZES);
+	ClosePass  *pass = MemoryContextAllocZero(context, sizeof(ClosePass));
 	ErrorContextCallback errcallback;
 	Portal		portal;
 	TypeCacheEntry *typcache;
-	players_iterator iter;
-	PlayerEntry *entry;
-	PlayerEntry **order;
 
-	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
-		!(rsinfo->allowedModes & SFRM_Materialize))
-		ereport(ERROR,
-				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				errmsg("glicko2_close_ratings must be called in FROM"));
-	for (int i = 0; i < 3; i++)
-		if (PG_ARGISNULL(i))
-			ereport(ERROR,
-					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					errmsg("the ratings query, the games query and tau must not be NULL"));
-	ratings_sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	games_sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	tau = PG_GETARG_FLOAT8(2);
-	check_positive(tau, "tau");
-	max_rd = PG_ARGISNULL(3) ? INFINITY : PG_GETARG_FLOAT8(3);
-	if (!PG_ARGISNULL(3))
-		check_positive(max_rd, "max_rd");
-	what = PG_ARGISNULL(4) ? "the games" : text_to_cstring(PG_GETARG_TEXT_PP(4));
-	params = PG_ARGISNULL(5) ? construct_empty_array(TEXTOID) : PG_GETARG_ARRAYTYPE_P(5);
-	if (ARR_NDIM(params) > 1)
-		ereport(ERROR,
-				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				errmsg("params must be a one-dimensional array"));
-
-	/* The result: (player, rating, games, is_new). */
-	if (get_call_result_type(fcinfo, NULL, &out_desc) != TYPEFUNC_COMPOSITE ||
-		out_desc->natts != 4)
-		ereport(ERROR,
-				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				errmsg("glicko2_close_ratings needs a column definition list of 4 columns"),
-				errhint("... AS c(player <key type>, rating glicko2_rating, games bigint, is_new boolean)"));
-	rating_desc = lookup_rowtype_tupdesc_copy(TupleDescAttr(out_desc, 1)->atttypid, -1);
-	if (rating_desc->natts != 3 ||
-		TupleDescAttr(rating_desc, 0)->atttypid != FLOAT8OID ||
-		TupleDescAttr(rating_desc, 1)->atttypid != FLOAT8OID ||
-		TupleDescAttr(rating_desc, 2)->atttypid != FLOAT8OID)
-		ereport(ERROR,
-				errcode(ERRCODE_DATATYPE_MISMATCH),
-				errmsg("column 2 of the result must be a glicko2_rating"));
-	rating_desc = BlessTupleDesc(rating_desc);
-	check_column(out_desc, 2, INT8OID, "the result", "number of games");
-	check_column(out_desc, 3, BOOLOID, "the result", "flag of new players");
-
-	pass = palloc0(sizeof(ClosePass));
-	pass->rating_type = TupleDescAttr(out_desc, 1)->atttypid;
-	pass->context = AllocSetContextCreate(caller, "glicko2_close_ratings",
-										  ALLOCSET_DEFAULT_SIZES);
-	pass->row_context = AllocSetContextCreate(caller, "glicko2_close_ratings row",
+	pass->context = context;
+	pass->row_context = AllocSetContextCreate(context, "glicko2 close pass row",
 											  ALLOCSET_DEFAULT_SIZES);
+	pass->rating_type = rating_type;
 	errcallback.callback = close_pass_error_context;
 	errcallback.arg = pass;
 	errcallback.previous = error_context_stack;
@@ -752,7 +731,6 @@ glicko2_close_ratings(PG_FUNCTION_ARGS)
 	portal = open_query(ratings_sql, params);
 	pass->key_type = TupleDescAttr(portal->tupDesc, 0)->atttypid;
 	pass->key_collation = TupleDescAttr(portal->tupDesc, 0)->attcollation;
-	check_column(out_desc, 0, pass->key_type, "the result", "player");
 	check_column(portal->tupDesc, 1, pass->rating_type, "the ratings query", "rating");
 	get_typlenbyval(pass->key_type, &pass->key_typlen, &pass->key_typbyval);
 	pass->key_is_integer = pass->key_type == INT2OID || pass->key_type == INT4OID ||
@@ -765,7 +743,7 @@ glicko2_close_ratings(PG_FUNCTION_ARGS)
 				errcode(ERRCODE_UNDEFINED_FUNCTION),
 				errmsg("player type %s has no hash function or equality operator",
 					   format_type_be(pass->key_type)),
-				errdetail("glicko2_close_ratings keeps the players in a hash table."));
+				errdetail("A close keeps the players in a hash table."));
 	fmgr_info_copy(&pass->key_hash, &typcache->hash_proc_finfo, pass->context);
 	fmgr_info_copy(&pass->key_equal, &typcache->eq_opr_finfo, pass->context);
 	pass->queue_games = pass->key_typbyval;
@@ -806,7 +784,127 @@ glicko2_close_ratings(PG_FUNCTION_ARGS)
 
 	SPI_finish();
 
-	/* Every player's new rating. */
+	compute_results(pass, tau, max_rd);
+	MemoryContextReset(pass->row_context);
+
+	ereport(DEBUG1,
+			errmsg("glicko2 close: %lld players, %lld games, %zu bytes for the players",
+				   (long long) pass->n_players, (long long) pass->n_games,
+				   (size_t) (MemoryContextMemAllocated(pass->context, true) +
+							 players_array_bytes(pass->players))));
+	error_context_stack = errcallback.previous;
+	return pass;
+}
+
+void
+close_pass_free(ClosePass *pass)
+{
+	MemoryContextDelete(pass->context);
+}
+
+Oid
+close_pass_key_type(const ClosePass *pass)
+{
+	return pass->key_type;
+}
+
+const CloseResult *
+close_pass_results(const ClosePass *pass, uint32 *n)
+{
+	*n = pass->n_players;
+	return pass->results;
+}
+
+/*
+ * Whoever asks for the results one player at a time (an UPDATE of the
+ * ratings) usually asks in the order they were read: the next result is
+ * tried first, and a hash lookup is the fallback.
+ */
+const CloseResult *
+close_pass_result_of(ClosePass *pass, Datum key)
+{
+	uint32		next = pass->next_result;
+	PlayerEntry *entry;
+
+	if (next < pass->n_players && player_equal(pass, pass->results[next].key, key))
+	{
+		pass->next_result = next + 1;
+		return &pass->results[next];
+	}
+	entry = players_lookup(pass->players, key);
+	if (entry == NULL)
+		return NULL;
+	pass->next_result = entry->seq + 1;
+	return &pass->results[entry->seq];
+}
+
+/* ---- the SQL-callable function ---- */
+
+PG_FUNCTION_INFO_V1(glicko2_close_ratings);
+Datum
+glicko2_close_ratings(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ClosePass  *pass;
+	double		tau;
+	double		max_rd;
+	char	   *what;
+	ArrayType  *params;
+	TupleDesc	out_desc;
+	TupleDesc	rating_desc;
+	Tuplestorestate *store;
+	MemoryContext old;
+	const CloseResult *results;
+	uint32		n;
+
+	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
+		!(rsinfo->allowedModes & SFRM_Materialize))
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("glicko2_close_ratings must be called in FROM"));
+	for (int i = 0; i < 3; i++)
+		if (PG_ARGISNULL(i))
+			ereport(ERROR,
+					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					errmsg("the ratings query, the games query and tau must not be NULL"));
+	tau = PG_GETARG_FLOAT8(2);
+	check_positive(tau, "tau");
+	max_rd = PG_ARGISNULL(3) ? INFINITY : PG_GETARG_FLOAT8(3);
+	if (!PG_ARGISNULL(3))
+		check_positive(max_rd, "max_rd");
+	what = PG_ARGISNULL(4) ? "the games" : text_to_cstring(PG_GETARG_TEXT_PP(4));
+	params = PG_ARGISNULL(5) ? construct_empty_array(TEXTOID) : PG_GETARG_ARRAYTYPE_P(5);
+	if (ARR_NDIM(params) > 1)
+		ereport(ERROR,
+				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				errmsg("params must be a one-dimensional array"));
+
+	/* The result: (player, rating, games, is_new). */
+	if (get_call_result_type(fcinfo, NULL, &out_desc) != TYPEFUNC_COMPOSITE ||
+		out_desc->natts != 4)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("glicko2_close_ratings needs a column definition list of 4 columns"),
+				errhint("... AS c(player <key type>, rating glicko2_rating, games bigint, is_new boolean)"));
+	rating_desc = lookup_rowtype_tupdesc_copy(TupleDescAttr(out_desc, 1)->atttypid, -1);
+	if (rating_desc->natts != 3 ||
+		TupleDescAttr(rating_desc, 0)->atttypid != FLOAT8OID ||
+		TupleDescAttr(rating_desc, 1)->atttypid != FLOAT8OID ||
+		TupleDescAttr(rating_desc, 2)->atttypid != FLOAT8OID)
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("column 2 of the result must be a glicko2_rating"));
+	rating_desc = BlessTupleDesc(rating_desc);
+	check_column(out_desc, 2, INT8OID, "the result", "number of games");
+	check_column(out_desc, 3, BOOLOID, "the result", "flag of new players");
+
+	pass = close_pass_run(CurrentMemoryContext, TupleDescAttr(out_desc, 1)->atttypid,
+						  text_to_cstring(PG_GETARG_TEXT_PP(0)),
+						  text_to_cstring(PG_GETARG_TEXT_PP(1)), params, tau, max_rd, what);
+	check_column(out_desc, 0, pass->key_type, "the result", "player");
+
+	/* Every player's new rating, in the order first read (the ratings' order,
+	 * then new players): an update then visits the table in its own order. */
 	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
 	store = tuplestore_begin_heap(rsinfo->allowedModes & SFRM_Materialize_Random,
 								  false, work_mem);
@@ -815,53 +913,25 @@ glicko2_close_ratings(PG_FUNCTION_ARGS)
 	rsinfo->setDesc = CreateTupleDescCopy(out_desc);
 	MemoryContextSwitchTo(pass->row_context);
 
-	/* In the order first read (the ratings' order, then new players): the
-	 * update then visits the table in its own order. */
-	order = MemoryContextAllocHuge(pass->context, sizeof(PlayerEntry *) * Max(pass->n_players, 1));
-	players_start_iterate(pass->players, &iter);
-	while ((entry = players_iterate(pass->players, &iter)) != NULL)
-		order[entry->seq] = entry;
-
-	for (uint32 i = 0; i < pass->n_players; i++)
+	results = close_pass_results(pass, &n);
+	for (uint32 i = 0; i < n; i++)
 	{
+		const CloseResult *result = &results[i];
 		Datum		values[4];
 		bool		nulls[4] = {false, false, false, false};
-		Glicko2Rating result;
-		GlickoStatus status;
 
 		CHECK_FOR_INTERRUPTS();
-		entry = order[i];
-		values[0] = entry->key;
-		values[2] = Int64GetDatum(entry->sums.games);
-		values[3] = BoolGetDatum(entry->is_new);
-		if (entry->rated || entry->sums.games > 0)
-		{
-			Datum		fields[3];
-			bool		field_nulls[3] = {false, false, false};
-
-			status = glicko2_close_player(&entry->pre, &entry->sums, tau, max_rd, &result);
-			if (status != GLICKO_OK)
-				report_glicko_status(status, psprintf("glicko2 update of player %s",
-													  glicko2_to_cstring(&entry->pre)));
-			fields[0] = Float8GetDatum(result.rating);
-			fields[1] = Float8GetDatum(result.rd);
-			fields[2] = Float8GetDatum(result.volatility);
-			values[1] = HeapTupleGetDatum(heap_form_tuple(rating_desc, fields, field_nulls));
-		}
+		values[0] = result->key;
+		values[2] = Int64GetDatum(result->games);
+		values[3] = BoolGetDatum(result->is_new);
+		if (result->has_rating)
+			values[1] = glicko2_rating_datum(rating_desc, &result->rating);
 		else
 			nulls[1] = true;	/* unrated and idle: stays unrated */
 		tuplestore_putvalues(store, out_desc, values, nulls);
 		MemoryContextReset(pass->row_context);
 	}
 	MemoryContextSwitchTo(old);
-
-	ereport(DEBUG1,
-			errmsg("glicko2_close_ratings: %lld players, %lld games, %zu bytes for the players",
-				   (long long) pass->n_players, (long long) pass->n_games,
-				   (size_t) (MemoryContextMemAllocated(pass->context, true) +
-							 players_array_bytes(pass->players))));
-	error_context_stack = errcallback.previous;
-	MemoryContextDelete(pass->context);
-	MemoryContextDelete(pass->row_context);
+	close_pass_free(pass);
 	return (Datum) 0;
 }

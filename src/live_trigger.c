@@ -495,17 +495,6 @@ bad_game(LiveTrigger *t, TriggerData *trigdata, int sqlstate, const char *why)
 			errdetail("The game is refused and nothing is rated."));
 }
 
-/* A rating as a glicko2_rating Datum. */
-static Datum
-rating_datum(LiveTrigger *t, const Glicko2Rating *r)
-{
-	Datum		values[3] = {Float8GetDatum(r->rating), Float8GetDatum(r->rd),
-	Float8GetDatum(r->volatility)};
-	bool		nulls[3] = {false, false, false};
-
-	return HeapTupleGetDatum(heap_form_tuple(t->rating_desc, values, nulls));
-}
-
 static const Glicko2Rating unrated = {
 	GLICKO2_DEFAULT_RATING, GLICKO2_DEFAULT_RD, GLICKO2_DEFAULT_VOLATILITY
 };
@@ -658,7 +647,7 @@ glicko2_rate_games(PG_FUNCTION_ARGS)
 					errhint("Retry the transaction."));
 		values[0] = keys[0];
 		values[1] = keys[1];
-		values[2] = rating_datum(t, &unrated);
+		values[2] = glicko2_rating_datum(t->rating_desc, &unrated);
 		values[3] = TimestampTzGetDatum(played_at);
 		ret = SPI_execute_plan(t->insert_plan, values, NULL, false, 0);
 		if (ret != SPI_OK_INSERT)
@@ -676,11 +665,11 @@ glicko2_rate_games(PG_FUNCTION_ARGS)
 
 	/* Both rows written; rated_at never moves back. */
 	values[0] = PointerGetDatum(&rows[0].tid);
-	values[1] = rating_datum(t, &new_player);
+	values[1] = glicko2_rating_datum(t->rating_desc, &new_player);
 	values[2] = TimestampTzGetDatum(rows[0].rated_at_null ? played_at :
 									Max(rows[0].rated_at, played_at));
 	values[3] = PointerGetDatum(&rows[1].tid);
-	values[4] = rating_datum(t, &new_opponent);
+	values[4] = glicko2_rating_datum(t->rating_desc, &new_opponent);
 	values[5] = TimestampTzGetDatum(rows[1].rated_at_null ? played_at :
 									Max(rows[1].rated_at, played_at));
 	ret = SPI_execute_plan(t->update_plan, values, NULL, false, 0);

@@ -303,6 +303,17 @@ form_rating(FunctionCallInfo fcinfo, const double *fields, int nfields)
 	return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls));
 }
 
+/* A rating as a composite of `desc`, a blessed glicko2_rating descriptor. */
+Datum
+glicko2_rating_datum(TupleDesc desc, const Glicko2Rating *r)
+{
+	Datum		values[3] = {Float8GetDatum(r->rating), Float8GetDatum(r->rd),
+	Float8GetDatum(r->volatility)};
+	bool		nulls[3] = {false, false, false};
+
+	return HeapTupleGetDatum(heap_form_tuple(desc, values, nulls));
+}
+
 Datum
 glicko2_get_datum(FunctionCallInfo fcinfo, const Glicko2Rating *r)
 {

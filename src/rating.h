@@ -99,6 +99,7 @@ extern void arg_glicko1_or_unrated(FunctionCallInfo fcinfo, int n,
 
 /* Build the function's composite result. */
 extern Datum glicko2_get_datum(FunctionCallInfo fcinfo, const Glicko2Rating *r);
+extern Datum glicko2_rating_datum(TupleDesc desc, const Glicko2Rating *r);
 extern Datum glicko1_get_datum(FunctionCallInfo fcinfo, const Glicko1Rating *r);
 
 /* Validation: each check_ raises a clear ERROR naming the bad value. */

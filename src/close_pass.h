@@ -1,0 +1,44 @@
+/*
+ * close_pass.h — a period close's computation in one pass (close_pass.c),
+ * for the SQL functions that return or write its results (close_pass.c's
+ * glicko2_close_ratings, close_write.c).
+ */
+#ifndef GLICKO2_CLOSE_PASS_H
+#define GLICKO2_CLOSE_PASS_H
+
+#include "postgres.h"
+
+#include "utils/array.h"
+
+#include "glicko_math.h"
+
+/* One player's outcome, in the order the pass first read the players. */
+typedef struct CloseResult
+{
+	Datum		key;
+	Glicko2Rating rating;		/* the new rating, if has_rating */
+	int64		games;			/* game sides in the period */
+	bool		has_rating;		/* false: unrated and idle, stays unrated */
+	bool		is_new;			/* absent from the ratings query */
+} CloseResult;
+
+typedef struct ClosePass ClosePass;
+
+/*
+ * Run a close's pass: the pre-period ratings, the period's games, every bad
+ * game an ERROR, every player's new rating.  Everything lives in a memory
+ * context of its own under `parent` until close_pass_free or its parent goes.
+ */
+extern ClosePass *close_pass_run(MemoryContext parent, Oid rating_type,
+								 const char *ratings_sql, const char *games_sql,
+								 ArrayType *params, double tau, double max_rd,
+								 const char *what);
+extern void close_pass_free(ClosePass *pass);
+
+extern Oid	close_pass_key_type(const ClosePass *pass);
+extern const CloseResult *close_pass_results(const ClosePass *pass, uint32 *n);
+
+/* The result of the player with this key (of the key type), or NULL. */
+extern const CloseResult *close_pass_result_of(ClosePass *pass, Datum key);
+
+#endif							/* GLICKO2_CLOSE_PASS_H */
