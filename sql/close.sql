@@ -584,7 +584,8 @@ DECLARE
 BEGIN
   SELECT c.relkind IN ('r', 'p') AND NOT c.relhasrules
          AND NOT @extschema@.glicko2_citus_distributed(ratings)
-         AND NOT EXISTS (SELECT FROM pg_partition_tree(ratings) p
+         -- (the table and, if partitioned, every partition at every level)
+         AND NOT EXISTS (SELECT FROM (SELECT ratings::oid AS relid UNION SELECT relid FROM pg_partition_tree(ratings)) p
                          JOIN pg_class pc ON pc.oid = p.relid
                          LEFT JOIN pg_trigger t ON t.tgrelid = p.relid
                                   AND (t.tgtype::int & 1) <> 0      -- FOR EACH ROW

@@ -233,4 +233,106 @@ SELECT player AS player_id, rating FROM glicko2_close_ratings(
      LEFT JOIN close_paths.base o ON o.player_id = g.opponent_id WHERE g.period = CAST($1 AS int)',
   0.5, 350, 'period 1', '1') AS c(player int, rating glicko2_rating, games bigint, is_new boolean);
 SELECT close_differences('r_sides', 'e_sides') AS sides_differences;
+-- Where the ratings are written: in place, by a plain UPDATE that reads each
+-- player's new rating from the kept pass (glicko2_close_result), unless an
+-- update there may be skipped or changed (a BEFORE row trigger on UPDATE):
+-- then the computed ratings are joined by key.  Both give the ratings above,
+-- history included, and the record counts what was written.
+-- track_functions counts the in-place calls (within a transaction: earlier
+-- ones may or may not have been reported yet).
+SET track_functions = 'all';
+CREATE FUNCTION in_place_calls() RETURNS bigint LANGUAGE sql
+RETURN (SELECT coalesce(sum(calls), 0) FROM pg_stat_xact_user_functions WHERE funcname = 'glicko2_close_result');
+CREATE TABLE r_in_place (LIKE base INCLUDING ALL);
+CREATE TABLE h_in_place (player_id int, period int, rating glicko2_rating);
+CREATE TABLE r_audited (LIKE base INCLUDING ALL);
+CREATE TABLE audit (player_id int);
+CREATE FUNCTION audit_row() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN INSERT INTO close_paths.audit VALUES (NEW.player_id); RETURN NULL; END $$;
+CREATE TRIGGER audit AFTER UPDATE ON r_audited FOR EACH ROW EXECUTE FUNCTION audit_row();
+CREATE TABLE r_checked (LIKE base INCLUDING ALL);
+CREATE FUNCTION keep_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
+CREATE TRIGGER keep BEFORE UPDATE ON r_checked FOR EACH ROW EXECUTE FUNCTION keep_row();
+CREATE TABLE h_checked (player_id int, period int, rating glicko2_rating);
+CREATE TABLE r_skipping (LIKE base INCLUDING ALL);
+CREATE FUNCTION skip_7() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN IF NEW.player_id = 7 THEN RETURN NULL; END IF; RETURN NEW; END $$;
+CREATE TRIGGER skip_7 BEFORE UPDATE ON r_skipping FOR EACH ROW EXECUTE FUNCTION skip_7();
+INSERT INTO r_in_place SELECT * FROM base;
+INSERT INTO r_audited SELECT * FROM base;
+INSERT INTO r_checked SELECT * FROM base;
+INSERT INTO r_skipping SELECT * FROM base;
+BEGIN;
+SELECT in_place_calls() AS calls_before \gset
+CALL glicko2_close_period('r_in_place', 'games', 1, history => 'h_in_place');
+SELECT in_place_calls() - :calls_before AS in_place_calls;
+COMMIT;
+BEGIN;
+SELECT in_place_calls() AS calls_before \gset
+CALL glicko2_close_period('r_audited', 'games', 1);
+SELECT in_place_calls() - :calls_before AS audited_calls, (SELECT count(*) FROM audit) AS audited_rows;
+COMMIT;
+BEGIN;
+SELECT in_place_calls() AS calls_before \gset
+CALL glicko2_close_period('r_checked', 'games', 1, history => 'h_checked');
+SELECT in_place_calls() - :calls_before AS checked_calls;
+COMMIT;
+BEGIN;
+SELECT in_place_calls() AS calls_before \gset
+CALL glicko2_close_period('r_skipping', 'games', 1);
+SELECT in_place_calls() - :calls_before AS skipping_calls;
+COMMIT;
+RESET track_functions;
+SELECT differences('r_in_place') AS in_place_differences,
+       differences('r_audited') AS audited_differences,
+       differences('r_checked') AS checked_differences;
+SELECT (SELECT count(*) FROM h_in_place) AS history_rows,
+       (SELECT count(*) FROM h_in_place h JOIN expected e USING (player_id)
+        WHERE h.rating IS NOT DISTINCT FROM e.rating AND h.period = 1) AS history_as_expected,
+       (SELECT count(*) FROM h_in_place FULL JOIN h_checked USING (player_id, period, rating)
+        WHERE h_in_place IS NULL OR h_checked IS NULL) AS history_differences;
+-- Player 7's update was skipped by its trigger: the old rating, not counted.
+SELECT r.player_id, r.rating = b.rating AS kept_old_rating, differences('r_skipping') AS skipping_differences
+FROM r_skipping r JOIN base b USING (player_id) WHERE r.player_id = 7;
+SELECT ratings, period, players, played, new_players, games
+FROM glicko2_closes WHERE ratings IN ('r_in_place'::regclass, 'r_audited'::regclass, 'r_checked'::regclass, 'r_skipping'::regclass)
+ORDER BY ratings::text;
+
+-- The kept pass on its own: its results read one by one, the new players,
+-- what was read; refused for another key type, a player it did not read, a
+-- handle that is not (or no longer) kept.  The end of the transaction frees it.
+SELECT glicko2_close_result(0, 1);
+BEGIN;
+SELECT k.handle AS kept, k.sides FROM glicko2_close_compute(
+  'SELECT player_id, rating FROM close_paths.base',
+  'SELECT player_id, opponent_id, score FROM close_paths.games WHERE period = CAST($1 AS int)',
+  0.5, 350, 'period 1', '1') k \gset
+SELECT :sides AS sides, (SELECT 2 * count(*) FROM games WHERE period = 1) AS expected_sides;
+SAVEPOINT s;
+SELECT glicko2_close_result(:kept, 3::bigint);
+ROLLBACK TO s;
+SELECT glicko2_close_result(:kept, 9999);
+ROLLBACK TO s;
+SELECT player_id, glicko2_close_result(:kept, player_id) = rating AS as_expected
+FROM expected WHERE player_id IN (3, 2, 1) ORDER BY player_id DESC;
+SELECT count(*) AS new_players, count(*) FILTER (WHERE n.rating = e.rating) AS as_expected
+FROM glicko2_close_new_players(:kept) AS n(player int, rating glicko2_rating)
+JOIN expected e ON e.player_id = n.player;
+SELECT * FROM glicko2_close_new_players(:kept) AS n(player bigint, rating glicko2_rating);
+ROLLBACK TO s;
+SELECT written, played FROM glicko2_close_finish(:kept);
+\set VERBOSITY sqlstate
+SELECT written, played FROM glicko2_close_finish(:kept);
+\set VERBOSITY default
+ROLLBACK;
+BEGIN;
+SELECT k.handle AS kept FROM glicko2_close_compute(
+  'SELECT player_id, rating FROM close_paths.base',
+  'SELECT player_id, opponent_id, score FROM close_paths.games WHERE period = CAST($1 AS int)',
+  0.5, 350, 'period 1', '1') k \gset
+COMMIT;
+\set VERBOSITY sqlstate
+SELECT glicko2_close_result(:kept, 1);
+\set VERBOSITY default
+
 RESET client_min_messages;
