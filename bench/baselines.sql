@@ -236,7 +236,7 @@ DECLARE
   shape text[] := '{}';
 BEGIN
   IF q ~ '^\s*(CALL|DO)' THEN
-    RETURN CASE WHEN q ~ 'glicko2_close_period' THEN 'procedure: checks, locks, then one statement (one pass in C, UPDATE by key)'
+    RETURN CASE WHEN q ~ 'glicko2_close_period' THEN 'procedure: checks, locks, one pass in C, then UPDATE in place'
                 ELSE 'Index Scan on games (period), then Seq Scan + Update on ratings' END;
   END IF;
   FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
