@@ -35,13 +35,16 @@
  * player or opponent, a NULL score, a score outside [0, 1] make one ERROR
  * naming `what` and the first bad game (by its message, as min() would).
  *
- * How: the pre-period ratings are read once into a hash table keyed by
- * player (the key type's own hash and equality, its collation), then the
- * games are streamed once from a portal into a receiver that adds both sides
- * of each game to per-player sums (GlickoSums: order-free, so the same bits
- * as the aggregate).  Memory is one entry per player, whatever the number of
- * games; its size is reported at DEBUG1.  Both queries run through SPI with
- * the caller's privileges, so views, row-level security and permissions hold.
+ * How (close_pass_run, also behind close_write.c's kept closes): the
+ * pre-period ratings are read once into a hash table keyed by player (the key
+ * type's own hash and equality, its collation), then the games are streamed
+ * once from a portal into a receiver that adds both sides of each game to
+ * per-player sums (GlickoSums: order-free, so the same bits as the
+ * aggregate), then every player's result is computed into an array in the
+ * order first read.  Memory is one entry and one result per player, whatever
+ * the number of games; its size is reported at DEBUG1.  Both queries run
+ * through SPI with the caller's privileges, so views, row-level security and
+ * permissions hold.
  */
 #include "postgres.h"
 
@@ -702,10 +705,31 @@ compute_results(ClosePass *pass, double tau, double max_rd)
 	}
 }
 
+void
+close_pass_args(FunctionCallInfo fcinfo, ClosePassArgs *args)
+{
+	for (int i = 0; i < 3; i++)
+		if (PG_ARGISNULL(i))
+			ereport(ERROR,
+					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					errmsg("the ratings query, the games query and tau must not be NULL"));
+	args->ratings_sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	args->games_sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	args->tau = PG_GETARG_FLOAT8(2);
+	check_positive(args->tau, "tau");
+	args->max_rd = PG_ARGISNULL(3) ? INFINITY : PG_GETARG_FLOAT8(3);
+	if (!PG_ARGISNULL(3))
+		check_positive(args->max_rd, "max_rd");
+	args->what = PG_ARGISNULL(4) ? "the games" : text_to_cstring(PG_GETARG_TEXT_PP(4));
+	args->params = PG_ARGISNULL(5) ? construct_empty_array(TEXTOID) : PG_GETARG_ARRAYTYPE_P(5);
+	if (ARR_NDIM(args->params) > 1)
+		ereport(ERROR,
+				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				errmsg("params must be a one-dimensional array"));
+}
+
 ClosePass *
-close_pass_run(MemoryContext parent, Oid rating_type, const char *ratings_sql,
-			   const char *games_sql, ArrayType *params, double tau, double max_rd,
-			   const char *what)
+close_pass_run(MemoryContext parent, Oid rating_type, const ClosePassArgs *args)
 {
 	MemoryContext context = AllocSetContextCreate(parent, "glicko2 close pass",
 												  ALLOCSET_DEFAULT_SIZES);
@@ -728,7 +752,7 @@ close_pass_run(MemoryContext parent, Oid rating_type, const char *ratings_sql,
 
 	/* The pre-period ratings. */
 	pass->reading = "reading the ratings";
-	portal = open_query(ratings_sql, params);
+	portal = open_query(args->ratings_sql, args->params);
 	pass->key_type = TupleDescAttr(portal->tupDesc, 0)->atttypid;
 	pass->key_collation = TupleDescAttr(portal->tupDesc, 0)->attcollation;
 	check_column(portal->tupDesc, 1, pass->rating_type, "the ratings query", "rating");
@@ -752,7 +776,7 @@ close_pass_run(MemoryContext parent, Oid rating_type, const char *ratings_sql,
 
 	/* The games. */
 	pass->reading = "reading the games";
-	portal = open_query(games_sql, params);
+	portal = open_query(args->games_sql, args->params);
 	check_column(portal->tupDesc, 0, pass->key_type, "the games query", "player");
 	pass->sides = portal->tupDesc->natts > 1 &&
 		TupleDescAttr(portal->tupDesc, 1)->atttypid == pass->rating_type;
@@ -780,11 +804,11 @@ close_pass_run(MemoryContext parent, Oid rating_type, const char *ratings_sql,
 		drain_games(pass);
 	pass->reading = NULL;
 	if (pass->n_bad > 0)
-		report_bad_games(pass, what);
+		report_bad_games(pass, args->what);
 
 	SPI_finish();
 
-	compute_results(pass, tau, max_rd);
+	compute_results(pass, args->tau, args->max_rd);
 	MemoryContextReset(pass->row_context);
 
 	ereport(DEBUG1,
@@ -846,10 +870,7 @@ glicko2_close_ratings(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	ClosePass  *pass;
-	double		tau;
-	double		max_rd;
-	char	   *what;
-	ArrayType  *params;
+	ClosePassArgs args;
 	TupleDesc	out_desc;
 	TupleDesc	rating_desc;
 	Tuplestorestate *store;
@@ -862,22 +883,7 @@ glicko2_close_ratings(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				errmsg("glicko2_close_ratings must be called in FROM"));
-	for (int i = 0; i < 3; i++)
-		if (PG_ARGISNULL(i))
-			ereport(ERROR,
-					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					errmsg("the ratings query, the games query and tau must not be NULL"));
-	tau = PG_GETARG_FLOAT8(2);
-	check_positive(tau, "tau");
-	max_rd = PG_ARGISNULL(3) ? INFINITY : PG_GETARG_FLOAT8(3);
-	if (!PG_ARGISNULL(3))
-		check_positive(max_rd, "max_rd");
-	what = PG_ARGISNULL(4) ? "the games" : text_to_cstring(PG_GETARG_TEXT_PP(4));
-	params = PG_ARGISNULL(5) ? construct_empty_array(TEXTOID) : PG_GETARG_ARRAYTYPE_P(5);
-	if (ARR_NDIM(params) > 1)
-		ereport(ERROR,
-				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				errmsg("params must be a one-dimensional array"));
+	close_pass_args(fcinfo, &args);
 
 	/* The result: (player, rating, games, is_new). */
 	if (get_call_result_type(fcinfo, NULL, &out_desc) != TYPEFUNC_COMPOSITE ||
@@ -898,9 +904,7 @@ glicko2_close_ratings(PG_FUNCTION_ARGS)
 	check_column(out_desc, 2, INT8OID, "the result", "number of games");
 	check_column(out_desc, 3, BOOLOID, "the result", "flag of new players");
 
-	pass = close_pass_run(CurrentMemoryContext, TupleDescAttr(out_desc, 1)->atttypid,
-						  text_to_cstring(PG_GETARG_TEXT_PP(0)),
-						  text_to_cstring(PG_GETARG_TEXT_PP(1)), params, tau, max_rd, what);
+	pass = close_pass_run(CurrentMemoryContext, TupleDescAttr(out_desc, 1)->atttypid, &args);
 	check_column(out_desc, 0, pass->key_type, "the result", "player");
 
 	/* Every player's new rating, in the order first read (the ratings' order,

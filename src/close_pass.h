@@ -8,6 +8,7 @@
 
 #include "postgres.h"
 
+#include "fmgr.h"
 #include "utils/array.h"
 
 #include "glicko_math.h"
@@ -24,15 +25,27 @@ typedef struct CloseResult
 
 typedef struct ClosePass ClosePass;
 
+/* The arguments of the SQL functions that run a pass, checked. */
+typedef struct ClosePassArgs
+{
+	char	   *ratings_sql;
+	char	   *games_sql;
+	double		tau;
+	double		max_rd;			/* INFINITY: no cap */
+	char	   *what;			/* names the games in errors */
+	ArrayType  *params;			/* text parameters of both queries */
+} ClosePassArgs;
+
+/* (ratings_query, games_query, tau, max_rd, what, VARIADIC params) */
+extern void close_pass_args(FunctionCallInfo fcinfo, ClosePassArgs *args);
+
 /*
  * Run a close's pass: the pre-period ratings, the period's games, every bad
  * game an ERROR, every player's new rating.  Everything lives in a memory
  * context of its own under `parent` until close_pass_free or its parent goes.
  */
 extern ClosePass *close_pass_run(MemoryContext parent, Oid rating_type,
-								 const char *ratings_sql, const char *games_sql,
-								 ArrayType *params, double tau, double max_rd,
-								 const char *what);
+								 const ClosePassArgs *args);
 extern void close_pass_free(ClosePass *pass);
 
 extern Oid	close_pass_key_type(const ClosePass *pass);

@@ -112,8 +112,7 @@ glicko2_close_compute(PG_FUNCTION_ARGS)
 {
 	MemoryContext context;
 	KeptClose  *kept;
-	ArrayType  *params;
-	double		max_rd;
+	ClosePassArgs args;
 	TupleDesc	desc;
 	Datum		values[2];
 	bool		nulls[2] = {false, false};
@@ -121,20 +120,7 @@ glicko2_close_compute(PG_FUNCTION_ARGS)
 	uint32		n;
 	int64		sides = 0;
 
-	for (int i = 0; i < 3; i++)
-		if (PG_ARGISNULL(i))
-			ereport(ERROR,
-					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					errmsg("the ratings query, the games query and tau must not be NULL"));
-	check_positive(PG_GETARG_FLOAT8(2), "tau");
-	max_rd = PG_ARGISNULL(3) ? INFINITY : PG_GETARG_FLOAT8(3);
-	if (!PG_ARGISNULL(3))
-		check_positive(max_rd, "max_rd");
-	params = PG_ARGISNULL(5) ? construct_empty_array(TEXTOID) : PG_GETARG_ARRAYTYPE_P(5);
-	if (ARR_NDIM(params) > 1)
-		ereport(ERROR,
-				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				errmsg("params must be a one-dimensional array"));
+	close_pass_args(fcinfo, &args);
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "glicko2_close_compute must return a record");
 
@@ -142,11 +128,7 @@ glicko2_close_compute(PG_FUNCTION_ARGS)
 									ALLOCSET_SMALL_SIZES);
 	kept = MemoryContextAllocZero(context, sizeof(KeptClose));
 	kept->context = context;
-	kept->pass = close_pass_run(context, rating_type_of(fcinfo),
-								text_to_cstring(PG_GETARG_TEXT_PP(0)),
-								text_to_cstring(PG_GETARG_TEXT_PP(1)), params,
-								PG_GETARG_FLOAT8(2), max_rd,
-								PG_ARGISNULL(4) ? "the games" : text_to_cstring(PG_GETARG_TEXT_PP(4)));
+	kept->pass = close_pass_run(context, rating_type_of(fcinfo), &args);
 	results = close_pass_results(kept->pass, &n);
 	for (uint32 i = 0; i < n; i++)
 		sides += results[i].games;
