@@ -868,26 +868,19 @@ PG_FUNCTION_INFO_V1(glicko2_close_ratings);
 Datum
 glicko2_close_ratings(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	ClosePass  *pass;
 	ClosePassArgs args;
 	TupleDesc	out_desc;
 	TupleDesc	rating_desc;
-	Tuplestorestate *store;
+	Tuplestorestate *store = materialized_result(fcinfo, &out_desc, "glicko2_close_ratings");
 	MemoryContext old;
 	const CloseResult *results;
 	uint32		n;
 
-	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
-		!(rsinfo->allowedModes & SFRM_Materialize))
-		ereport(ERROR,
-				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				errmsg("glicko2_close_ratings must be called in FROM"));
 	close_pass_args(fcinfo, &args);
 
 	/* The result: (player, rating, games, is_new). */
-	if (get_call_result_type(fcinfo, NULL, &out_desc) != TYPEFUNC_COMPOSITE ||
-		out_desc->natts != 4)
+	if (out_desc->natts != 4)
 		ereport(ERROR,
 				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				errmsg("glicko2_close_ratings needs a column definition list of 4 columns"),
@@ -909,13 +902,7 @@ glicko2_close_ratings(PG_FUNCTION_ARGS)
 
 	/* Every player's new rating, in the order first read (the ratings' order,
 	 * then new players): an update then visits the table in its own order. */
-	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
-	store = tuplestore_begin_heap(rsinfo->allowedModes & SFRM_Materialize_Random,
-								  false, work_mem);
-	rsinfo->returnMode = SFRM_Materialize;
-	rsinfo->setResult = store;
-	rsinfo->setDesc = CreateTupleDescCopy(out_desc);
-	MemoryContextSwitchTo(pass->row_context);
+	old = MemoryContextSwitchTo(pass->row_context);
 
 	results = close_pass_results(pass, &n);
 	for (uint32 i = 0; i < n; i++)

@@ -213,23 +213,16 @@ PG_FUNCTION_INFO_V1(glicko2_close_new_players);
 Datum
 glicko2_close_new_players(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	KeptClose  *kept = kept_close(fcinfo);
 	TupleDesc	out_desc;
+	Tuplestorestate *store = materialized_result(fcinfo, &out_desc, "glicko2_close_new_players");
+	KeptClose  *kept = kept_close(fcinfo);
 	TupleDesc	rating_desc;
-	Tuplestorestate *store;
 	MemoryContext old;
 	MemoryContext row_context;
 	const CloseResult *results;
 	uint32		n;
 
-	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
-		!(rsinfo->allowedModes & SFRM_Materialize))
-		ereport(ERROR,
-				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				errmsg("glicko2_close_new_players must be called in FROM"));
-	if (get_call_result_type(fcinfo, NULL, &out_desc) != TYPEFUNC_COMPOSITE ||
-		out_desc->natts != 2 ||
+	if (out_desc->natts != 2 ||
 		TupleDescAttr(out_desc, 0)->atttypid != close_pass_key_type(kept->pass) ||
 		TupleDescAttr(out_desc, 1)->atttypid != rating_type_of(fcinfo))
 		ereport(ERROR,
@@ -237,16 +230,10 @@ glicko2_close_new_players(PG_FUNCTION_ARGS)
 				errmsg("glicko2_close_new_players needs the column definition list (player %s, rating glicko2_rating)",
 					   format_type_be(close_pass_key_type(kept->pass))));
 
-	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
 	rating_desc = BlessTupleDesc(lookup_rowtype_tupdesc_copy(TupleDescAttr(out_desc, 1)->atttypid, -1));
-	store = tuplestore_begin_heap(rsinfo->allowedModes & SFRM_Materialize_Random,
-								  false, work_mem);
-	rsinfo->returnMode = SFRM_Materialize;
-	rsinfo->setResult = store;
-	rsinfo->setDesc = CreateTupleDescCopy(out_desc);
 	row_context = AllocSetContextCreate(CurrentMemoryContext, "glicko2_close_new_players row",
 										ALLOCSET_SMALL_SIZES);
-	MemoryContextSwitchTo(row_context);
+	old = MemoryContextSwitchTo(row_context);
 
 	results = close_pass_results(kept->pass, &n);
 	for (uint32 i = 0; i < n; i++)

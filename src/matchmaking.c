@@ -650,31 +650,6 @@ receive_player(TupleTableSlot *slot, DestReceiver *self)
 	return true;
 }
 
-/* Materialize mode: the result's descriptor and tuplestore, in query memory. */
-static Tuplestorestate *
-start_result(FunctionCallInfo fcinfo, TupleDesc *desc, const char *function)
-{
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	MemoryContext old;
-	Tuplestorestate *store;
-
-	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
-		!(rsinfo->allowedModes & SFRM_Materialize))
-		ereport(ERROR,
-				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				errmsg("%s must be called where a set is accepted", function));
-	if (get_call_result_type(fcinfo, NULL, desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "%s has no row type", function);
-	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
-	*desc = CreateTupleDescCopy(*desc);
-	store = tuplestore_begin_heap(rsinfo->allowedModes & SFRM_Materialize_Random, false, work_mem);
-	rsinfo->returnMode = SFRM_Materialize;
-	rsinfo->setResult = store;
-	rsinfo->setDesc = *desc;
-	MemoryContextSwitchTo(old);
-	return store;
-}
-
 /* The schema of the calling function, the extension's: where
  * glicko2_row_taken is, named in full in the delete. */
 static const char *
@@ -867,7 +842,7 @@ glicko2_pair_sql(PG_FUNCTION_ARGS)
 	TakenQueue	q;
 
 	check_not_null(fcinfo, names, 6);
-	store = start_result(fcinfo, &desc, "glicko2_pair");
+	store = materialized_result(fcinfo, &desc, "glicko2_pair");
 	take_queue(PG_GETARG_OID(0), 1, 2, PG_ARGISNULL(1) ? INFINITY : PG_GETARG_FLOAT8(1),
 			   PG_GETARG_FLOAT8(2), NameStr(*PG_GETARG_NAME(3)), NameStr(*PG_GETARG_NAME(4)),
 			   NameStr(*PG_GETARG_NAME(5)), TupleDescAttr(desc, 4)->atttypid,
@@ -951,7 +926,7 @@ glicko2_lobbies_sql(PG_FUNCTION_ARGS)
 				k = 0;
 
 	check_not_null(fcinfo, names, 8);
-	store = start_result(fcinfo, &desc, "glicko2_lobbies");
+	store = materialized_result(fcinfo, &desc, "glicko2_lobbies");
 	teams = PG_GETARG_INT32(2);
 	take_queue(PG_GETARG_OID(0), PG_GETARG_INT32(1), teams,
 			   PG_ARGISNULL(3) ? INFINITY : PG_GETARG_FLOAT8(3), PG_GETARG_FLOAT8(4),
