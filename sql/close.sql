@@ -314,7 +314,7 @@ COMMENT ON FUNCTION glicko2_close_ratings(text, text, float8, float8, text, text
 -- UPDATE ... SET rating = glicko2_close_result(handle, player) writes them,
 -- glicko2_close_new_players yields the players to add, and
 -- glicko2_close_finish reports what was read and frees them (the end of the
--- transaction frees them too).
+-- (sub)transaction that computed them frees them too).
 CREATE FUNCTION glicko2_close_compute(
   ratings_query text, games_query text, tau float8, max_rd float8,
   what text DEFAULT NULL, VARIADIC params text[] DEFAULT '{}',
@@ -322,7 +322,7 @@ CREATE FUNCTION glicko2_close_compute(
   AS 'MODULE_PATHNAME', 'glicko2_close_compute'
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION glicko2_close_compute(text, text, float8, float8, text, text[]) IS
-  'Helper of glicko2_close_apply: the pass of glicko2_close_ratings (same arguments), its results kept in this backend until glicko2_close_finish or the end of the transaction; returns their handle and the number of game sides';
+  'Helper of glicko2_close_apply: the pass of glicko2_close_ratings (same arguments), its results kept in this backend until glicko2_close_finish or the end of the (sub)transaction that computed them; returns their handle and the number of game sides';
 
 CREATE FUNCTION glicko2_close_result(handle bigint, player anyelement)
   RETURNS glicko2_rating

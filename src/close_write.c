@@ -7,7 +7,7 @@
  *                         VARIADIC params, OUT handle bigint, OUT sides bigint)
  *       runs the pass of close_pass.c (every bad game an ERROR first) and
  *       keeps its results under a handle, until glicko2_close_finish or the
- *       end of the transaction;
+ *       end of the (sub)transaction that computed them;
  *   glicko2_close_result(handle, player)  -> glicko2_rating
  *       the player's new rating (NULL: unrated and idle), for
  *       UPDATE ratings SET rating = glicko2_close_result(h, player_id);
@@ -24,8 +24,9 @@
  * the next result (close_pass_result_of).
  *
  * The results are the backend's own, read only through these functions, in
- * a context under TopTransactionContext: a rolled-back close, or one that
- * never finishes, frees them at the end of its transaction.
+ * a context under CurTransactionContext: a close that fails, even inside a
+ * subtransaction that is rolled back and caught, or one that never
+ * finishes, frees them with its (sub)transaction.
  */
 #include "postgres.h"
 
@@ -48,7 +49,7 @@
 typedef struct KeptClose
 {
 	int64		handle;
-	MemoryContext context;		/* everything below, under TopTransactionContext */
+	MemoryContext context;		/* everything below, under CurTransactionContext */
 	ClosePass  *pass;
 	int64		written;		/* results read by glicko2_close_result */
 	int64		played;			/* of them, players with games */
@@ -89,7 +90,7 @@ kept_close(FunctionCallInfo fcinfo)
 			errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			errmsg("no close with handle " INT64_FORMAT " is in progress in this session",
 				   handle),
-			errdetail("glicko2_close_compute keeps a close's results until glicko2_close_finish or the end of its transaction."));
+			errdetail("glicko2_close_compute keeps a close's results until glicko2_close_finish or the end of the (sub)transaction that computed them."));
 	pg_unreachable();
 }
 
@@ -124,7 +125,7 @@ glicko2_close_compute(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "glicko2_close_compute must return a record");
 
-	context = AllocSetContextCreate(TopTransactionContext, "glicko2 kept close",
+	context = AllocSetContextCreate(CurTransactionContext, "glicko2 kept close",
 									ALLOCSET_SMALL_SIZES);
 	kept = MemoryContextAllocZero(context, sizeof(KeptClose));
 	kept->context = context;

@@ -300,7 +300,8 @@ ORDER BY ratings::text;
 
 -- The kept pass on its own: its results read one by one, the new players,
 -- what was read; refused for another key type, a player it did not read, a
--- handle that is not (or no longer) kept.  The end of the transaction frees it.
+-- handle that is not (or no longer) kept.  The end of the transaction frees it,
+-- and so does the rollback of a subtransaction that computed it.
 SELECT glicko2_close_result(0, 1);
 BEGIN;
 SELECT k.handle AS kept, k.sides FROM glicko2_close_compute(
@@ -335,4 +336,22 @@ COMMIT;
 SELECT glicko2_close_result(:kept, 1);
 \set VERBOSITY default
 
+BEGIN;
+SAVEPOINT released;
+SELECT k.handle AS kept FROM glicko2_close_compute(
+  'SELECT player_id, rating FROM close_paths.base',
+  'SELECT player_id, opponent_id, score FROM close_paths.games WHERE period = CAST($1 AS int)',
+  0.5, 350, 'period 1', '1') k \gset
+RELEASE released;
+SELECT glicko2_close_result(:kept, 1) = rating AS kept_after_release FROM expected WHERE player_id = 1;
+SAVEPOINT rolled_back;
+SELECT k.handle AS kept FROM glicko2_close_compute(
+  'SELECT player_id, rating FROM close_paths.base',
+  'SELECT player_id, opponent_id, score FROM close_paths.games WHERE period = CAST($1 AS int)',
+  0.5, 350, 'period 1', '1') k \gset
+ROLLBACK TO rolled_back;
+\set VERBOSITY sqlstate
+SELECT glicko2_close_result(:kept, 1);
+\set VERBOSITY default
+ROLLBACK;
 RESET client_min_messages;
