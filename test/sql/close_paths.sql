@@ -298,6 +298,39 @@ SELECT ratings, period, players, played, new_players, games
 FROM glicko2_closes WHERE ratings IN ('r_in_place'::regclass, 'r_audited'::regclass, 'r_checked'::regclass, 'r_skipping'::regclass)
 ORDER BY ratings::text;
 
+-- A partitioned ratings table is written in place too, new players routed to
+-- their partitions; a BEFORE row trigger on one partition sends the close to
+-- the join.
+CREATE TABLE r_parted (player_id int PRIMARY KEY, rating glicko2_rating NOT NULL) PARTITION BY HASH (player_id);
+CREATE TABLE r_parted_0 PARTITION OF r_parted FOR VALUES WITH (MODULUS 3, REMAINDER 0);
+CREATE TABLE r_parted_1 PARTITION OF r_parted FOR VALUES WITH (MODULUS 3, REMAINDER 1);
+CREATE TABLE r_parted_2 PARTITION OF r_parted FOR VALUES WITH (MODULUS 3, REMAINDER 2);
+CREATE TABLE r_parted_checked (player_id int PRIMARY KEY, rating glicko2_rating NOT NULL) PARTITION BY HASH (player_id);
+CREATE TABLE r_parted_checked_0 PARTITION OF r_parted_checked FOR VALUES WITH (MODULUS 2, REMAINDER 0);
+CREATE TABLE r_parted_checked_1 PARTITION OF r_parted_checked FOR VALUES WITH (MODULUS 2, REMAINDER 1);
+CREATE TRIGGER keep BEFORE UPDATE ON r_parted_checked_1 FOR EACH ROW EXECUTE FUNCTION keep_row();
+INSERT INTO r_parted SELECT * FROM base;
+INSERT INTO r_parted_checked SELECT * FROM base;
+SET track_functions = 'all';
+BEGIN;
+SELECT in_place_calls() AS calls_before \gset
+CALL glicko2_close_period('r_parted', 'games', 1);
+SELECT in_place_calls() - :calls_before AS parted_calls;
+COMMIT;
+BEGIN;
+SELECT in_place_calls() AS calls_before \gset
+CALL glicko2_close_period('r_parted_checked', 'games', 1);
+SELECT in_place_calls() - :calls_before AS parted_checked_calls;
+COMMIT;
+RESET track_functions;
+SELECT differences('r_parted') AS parted_differences,
+       differences('r_parted_checked') AS parted_checked_differences,
+       (SELECT count(*) FROM r_parted_0) > 0 AND (SELECT count(*) FROM r_parted_1) > 0
+       AND (SELECT count(*) FROM r_parted_2) > 0 AS every_partition_used;
+SELECT ratings, players, played, new_players, games
+FROM glicko2_closes WHERE ratings IN ('r_parted'::regclass, 'r_parted_checked'::regclass)
+ORDER BY ratings::text;
+
 -- The kept pass on its own: its results read one by one, the new players,
 -- what was read; refused for another key type, a player it did not read, a
 -- handle that is not (or no longer) kept.  The end of the transaction frees it,
