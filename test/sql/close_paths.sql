@@ -238,11 +238,20 @@ SELECT close_differences('r_sides', 'e_sides') AS sides_differences;
 -- update there may be skipped or changed (a BEFORE row trigger on UPDATE):
 -- then the computed ratings are joined by key.  Both give the ratings above,
 -- history included, and the record counts what was written.
--- track_functions counts the in-place calls (within a transaction: earlier
--- ones may or may not have been reported yet).
+-- track_functions counts the in-place calls (within one transaction: those
+-- of earlier ones may or may not have been reported yet).
 SET track_functions = 'all';
 CREATE FUNCTION in_place_calls() RETURNS bigint LANGUAGE sql
 RETURN (SELECT coalesce(sum(calls), 0) FROM pg_stat_xact_user_functions WHERE funcname = 'glicko2_close_result');
+-- Closes period 1 of ratings; returns the calls of glicko2_close_result it made.
+CREATE FUNCTION close_calls(ratings regclass, history regclass DEFAULT NULL) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+  before bigint := in_place_calls();
+BEGIN
+  CALL glicko2_close_period(ratings, 'games', 1, history => history);
+  RETURN in_place_calls() - before;
+END $$;
 CREATE TABLE r_in_place (LIKE base INCLUDING ALL);
 CREATE TABLE h_in_place (player_id int, period int, rating glicko2_rating);
 CREATE TABLE r_audited (LIKE base INCLUDING ALL);
@@ -262,26 +271,11 @@ INSERT INTO r_in_place SELECT * FROM base;
 INSERT INTO r_audited SELECT * FROM base;
 INSERT INTO r_checked SELECT * FROM base;
 INSERT INTO r_skipping SELECT * FROM base;
-BEGIN;
-SELECT in_place_calls() AS calls_before \gset
-CALL glicko2_close_period('r_in_place', 'games', 1, history => 'h_in_place');
-SELECT in_place_calls() - :calls_before AS in_place_calls;
-COMMIT;
-BEGIN;
-SELECT in_place_calls() AS calls_before \gset
-CALL glicko2_close_period('r_audited', 'games', 1);
-SELECT in_place_calls() - :calls_before AS audited_calls, (SELECT count(*) FROM audit) AS audited_rows;
-COMMIT;
-BEGIN;
-SELECT in_place_calls() AS calls_before \gset
-CALL glicko2_close_period('r_checked', 'games', 1, history => 'h_checked');
-SELECT in_place_calls() - :calls_before AS checked_calls;
-COMMIT;
-BEGIN;
-SELECT in_place_calls() AS calls_before \gset
-CALL glicko2_close_period('r_skipping', 'games', 1);
-SELECT in_place_calls() - :calls_before AS skipping_calls;
-COMMIT;
+SELECT close_calls('r_in_place', 'h_in_place') AS in_place_calls;
+SELECT close_calls('r_audited') AS audited_calls;
+SELECT count(*) AS audited_rows FROM audit;
+SELECT close_calls('r_checked', 'h_checked') AS checked_calls;
+SELECT close_calls('r_skipping') AS skipping_calls;
 RESET track_functions;
 SELECT differences('r_in_place') AS in_place_differences,
        differences('r_audited') AS audited_differences,
@@ -312,16 +306,8 @@ CREATE TRIGGER keep BEFORE UPDATE ON r_parted_checked_1 FOR EACH ROW EXECUTE FUN
 INSERT INTO r_parted SELECT * FROM base;
 INSERT INTO r_parted_checked SELECT * FROM base;
 SET track_functions = 'all';
-BEGIN;
-SELECT in_place_calls() AS calls_before \gset
-CALL glicko2_close_period('r_parted', 'games', 1);
-SELECT in_place_calls() - :calls_before AS parted_calls;
-COMMIT;
-BEGIN;
-SELECT in_place_calls() AS calls_before \gset
-CALL glicko2_close_period('r_parted_checked', 'games', 1);
-SELECT in_place_calls() - :calls_before AS parted_checked_calls;
-COMMIT;
+SELECT close_calls('r_parted') AS parted_calls;
+SELECT close_calls('r_parted_checked') AS parted_checked_calls;
 RESET track_functions;
 SELECT differences('r_parted') AS parted_differences,
        differences('r_parted_checked') AS parted_checked_differences,
