@@ -68,8 +68,11 @@ fi
 PGOPTIONS="-c deadlock_timeout=20ms" pgbench -n -d "$db" -c 8 -j 2 -t 150 "${mixed[@]}" \
   >"$dir/pgbench.out" 2>&1 || { cat "$dir/pgbench.out"; echo "pgbench failed"; exit 1; }
 cat "$dir/pgbench.out"
-if grep -q 'number of failed transactions' "$dir/pgbench.out"; then
-  grep -q 'number of failed transactions: 0 ' "$dir/pgbench.out" || { echo "transactions failed"; exit 1; }
+# (the run's own lines, not the per-script " - number of ..." ones)
+grep -q '^number of transactions actually processed: 1200/1200' "$dir/pgbench.out" ||
+  { echo "not every transaction was processed"; exit 1; }
+if grep -q '^number of failed transactions' "$dir/pgbench.out"; then
+  grep -q '^number of failed transactions: 0 ' "$dir/pgbench.out" || { echo "transactions failed"; exit 1; }
 fi
 
 # Committed transactions per script, from pgbench's report.
@@ -84,7 +87,7 @@ read -r got_single got_two got_rows got_rolled_back logged total < <(psql -X -At
          (SELECT count(*) FROM log), count(*) FROM games")
 echo "games: single $got_single/$want_single, two-game transactions $got_two/$want_two, two-row INSERTs $got_rows/$want_rows, rolled back $got_rolled_back/0, logged $logged/$total"
 [ "$got_single" -eq "$want_single" ] && [ "$got_two" -eq "$want_two" ] && [ "$got_rows" -eq "$want_rows" ] ||
-  { echo "games lost or duplicated"; exit 1; }
+  { grep -E '^(number|maximum|total number)' "$dir/pgbench.out"; echo "games lost or duplicated"; exit 1; }
 [ "$got_rolled_back" -eq 0 ] && [ "$logged" -eq "$total" ] || { echo "a rolled-back game left a trace"; exit 1; }
 [ "$total" -gt 1000 ] || { echo "too few games to mean anything"; exit 1; }
 
