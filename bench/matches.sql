@@ -5,6 +5,7 @@
 CREATE EXTENSION IF NOT EXISTS glicko2;
 -- ratings and games as bench/run.sh has them, with as many games as matches.
 \set games :matches
+\set sides off
 \ir data.sql
 DROP TABLE IF EXISTS matches, timings;
 
