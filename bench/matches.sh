@@ -57,7 +57,7 @@ SELECT m.settings, m.close, m.runs, round(m.median::numeric, 2) AS seconds,
 FROM m JOIN m g ON g.settings = m.settings AND g.close = 'glicko2_close_period'
 ORDER BY m.settings, m.close DESC;
 \echo 'Game sides each close rates (one row per player per opponent):'
-SELECT 'glicko2_close_period' AS close, 2 * count(*) AS sides FROM games
+SELECT 'glicko2_close_period' AS close, 2 * count(*) AS sides FROM games WHERE period = 1
 UNION ALL
 SELECT 'glicko2_close_matches ' || method, count(*)
 FROM (SELECT match_id, array_agg(player_id) p, array_agg(team) t, array_agg(place) pl,
