@@ -242,7 +242,6 @@ struct ClosePass
 	int64		n_bad;
 	char	   *first_bad;		/* its message, in `context` */
 	BadGame		first_bad_kind;
-	TupleDesc	games_desc;
 
 	/* The outcome, by seq; the next one a caller is likely to ask for. */
 	CloseResult *results;

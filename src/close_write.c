@@ -39,7 +39,6 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/syscache.h"
 #include "utils/tuplestore.h"
 #include "utils/typcache.h"
 
@@ -98,13 +97,7 @@ kept_close(FunctionCallInfo fcinfo)
 static Oid
 rating_type_of(FunctionCallInfo fcinfo)
 {
-	Oid			type = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
-									   CStringGetDatum("glicko2_rating"),
-									   ObjectIdGetDatum(get_func_namespace(fcinfo->flinfo->fn_oid)));
-
-	if (!OidIsValid(type))
-		elog(ERROR, "type glicko2_rating not found in the schema of glicko2_close_compute");
-	return type;
+	return glicko2_rating_type(get_func_namespace(fcinfo->flinfo->fn_oid));
 }
 
 PG_FUNCTION_INFO_V1(glicko2_close_compute);

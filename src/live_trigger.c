@@ -355,9 +355,7 @@ build_trigger(LiveTrigger *t, TriggerData *trigdata, Oid extension_namespace)
 				  &t->key_eq, t->cxt);
 
 	/* The ratings table's columns. */
-	t->rating_type = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
-									 CStringGetDatum("glicko2_rating"),
-									 ObjectIdGetDatum(extension_namespace));
+	t->rating_type = glicko2_rating_type(extension_namespace);
 	key_attnum = column_attnum(t->ratings_relid, opt->player_column, "player_column");
 	rating_attnum = column_attnum(t->ratings_relid, opt->rating_column, "rating_column");
 	rated_at_attnum = column_attnum(t->ratings_relid, opt->rated_at_column, "rated_at_column");

@@ -12,6 +12,7 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
+#include "utils/syscache.h"
 
 #include "rating.h"
 
@@ -160,11 +161,12 @@ report_glicko_status(GlickoStatus status, const char *what)
 
 /*
  * The fields of a rating composite read in place, as rating_fields_in_place
- * (rating.h) does for the common case, avoiding the copy
+ * (rating.h) reads the common case, avoiding the copy
  * DatumGetHeapTupleHeader makes of a value with a 1-byte varlena header;
- * here also a toasted value.  All fields are float8, so field i sits at
- * t_hoff + 8 i when there are no NULLs.  Returns 0, or the 1-based number of
- * a NULL field, or -1 when it is not nfields float8 fields.
+ * here any value: toasted, or with NULL fields to name.  All fields are
+ * float8, so field i sits at t_hoff + 8 i when there are no NULLs.  Returns
+ * 0, or the 1-based number of a NULL field, or -1 when it is not nfields
+ * float8 fields.
  */
 static inline int
 float8_fields(Datum d, double *out, int nfields)
@@ -175,8 +177,6 @@ float8_fields(Datum d, double *out, int nfields)
 	int			natts;
 	uint8		hoff;
 
-	if (rating_fields_in_place(d, out, nfields))
-		return 0;
 	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 		v = pg_detoast_datum(v);
 	body = VARDATA_ANY(v);
@@ -302,6 +302,19 @@ form_rating(FunctionCallInfo fcinfo, const double *fields, int nfields)
 	for (i = 0; i < nfields; i++)
 		values[i] = Float8GetDatum(fields[i]);
 	return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls));
+}
+
+/* The glicko2_rating type of the extension installed in schema `namespace`. */
+Oid
+glicko2_rating_type(Oid namespace)
+{
+	Oid			type = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+									   CStringGetDatum("glicko2_rating"),
+									   ObjectIdGetDatum(namespace));
+
+	if (!OidIsValid(type))
+		elog(ERROR, "type glicko2_rating not found in schema %u", namespace);
+	return type;
 }
 
 /* A rating as a composite of `desc`, a blessed glicko2_rating descriptor. */

@@ -101,6 +101,7 @@ extern void arg_glicko1_or_unrated(FunctionCallInfo fcinfo, int n,
 /* Build the function's composite result. */
 extern Datum glicko2_get_datum(FunctionCallInfo fcinfo, const Glicko2Rating *r);
 extern Datum glicko2_rating_datum(TupleDesc desc, const Glicko2Rating *r);
+extern Oid	glicko2_rating_type(Oid namespace);
 extern Datum glicko1_get_datum(FunctionCallInfo fcinfo, const Glicko1Rating *r);
 
 /* Validation: each check_ raises a clear ERROR naming the bad value. */
@@ -109,12 +110,6 @@ glicko2_valid(const Glicko2Rating *r)
 {
 	return glicko_valid_rating_value(r->rating) && glicko_valid_positive(r->rd) &&
 		glicko_valid_positive(r->volatility);
-}
-
-static inline bool
-glicko1_valid(const Glicko1Rating *r)
-{
-	return glicko_valid_rating_value(r->rating) && glicko_valid_positive(r->rd);
 }
 
 extern void check_glicko2(const Glicko2Rating *r, const char *what);
