@@ -70,6 +70,7 @@
 
 #include "close_pass.h"
 #include "rating.h"
+#include "rows.h"
 
 /* One player: the key, the pre-period rating and the period's sums. */
 typedef struct PlayerEntry
@@ -134,7 +135,6 @@ players_array_release(void *arg)
 static void *
 players_allocate(players_hash *tb, Size size)
 {
-	Size		pad = size >= GLICKO_HUGE_PAGE_SIZE ? GLICKO_HUGE_PAGE_SIZE : MAXIMUM_ALIGNOF;
 	PlayersArray *array;
 	char	   *data;
 
@@ -143,7 +143,7 @@ players_allocate(players_hash *tb, Size size)
 				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				errmsg("the table of players would need %zu bytes", size));
 	array = MemoryContextAlloc(tb->ctx, sizeof(PlayersArray));
-	array->chunk = calloc(1, size + pad + sizeof(PlayersArray *));
+	array->chunk = calloc(1, size + GLICKO_HUGE_PAD(size) + sizeof(PlayersArray *));
 	if (array->chunk == NULL)
 		ereport(ERROR,
 				errcode(ERRCODE_OUT_OF_MEMORY),
@@ -153,9 +153,8 @@ players_allocate(players_hash *tb, Size size)
 	array->on_reset.arg = array;
 	MemoryContextRegisterResetCallback(tb->ctx, &array->on_reset);
 
-	data = (char *) TYPEALIGN(pad, array->chunk + sizeof(PlayersArray *));
+	data = glicko_huge_start(array->chunk + sizeof(PlayersArray *), size);
 	memcpy(data - sizeof(PlayersArray *), &array, sizeof(PlayersArray *));
-	glicko_advise_huge_pages(data, size);
 	return data;
 }
 
@@ -382,21 +381,6 @@ open_query(const char *sql, ArrayType *params)
 }
 
 /* ---- the pre-period ratings ---- */
-
-static void
-receiver_startup(DestReceiver *self, int operation, TupleDesc desc)
-{
-}
-
-static void
-receiver_shutdown(DestReceiver *self)
-{
-}
-
-static void
-receiver_destroy(DestReceiver *self)
-{
-}
 
 static bool
 receive_rating(TupleTableSlot *slot, DestReceiver *self)
@@ -634,11 +618,7 @@ static void
 run_portal(ClosePass *pass, Portal portal,
 		   bool (*receive) (TupleTableSlot *, DestReceiver *))
 {
-	pass->receiver.receiveSlot = receive;
-	pass->receiver.rStartup = receiver_startup;
-	pass->receiver.rShutdown = receiver_shutdown;
-	pass->receiver.rDestroy = receiver_destroy;
-	pass->receiver.mydest = DestNone;
+	rows_receiver_init(&pass->receiver, receive);
 	PortalRunFetch(portal, FETCH_FORWARD, FETCH_ALL, &pass->receiver);
 	SPI_cursor_close(portal);
 }

@@ -44,6 +44,7 @@
 
 #include "close_pass.h"
 #include "rating.h"
+#include "rows.h"
 
 typedef struct KeptClose
 {

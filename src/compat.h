@@ -48,6 +48,22 @@ glicko_advise_huge_pages(void *start, Size size)
 #endif
 }
 
+/*
+ * Where an array of size bytes starts in a chunk allocated with
+ * GLICKO_HUGE_PAD(size) bytes more than it: from one huge page up, on a
+ * huge-page boundary (and advised for huge pages), else MAXALIGNed.
+ */
+#define GLICKO_HUGE_PAD(size) \
+	((size) >= GLICKO_HUGE_PAGE_SIZE ? GLICKO_HUGE_PAGE_SIZE : MAXIMUM_ALIGNOF)
+static inline char *
+glicko_huge_start(char *chunk, Size size)
+{
+	char	   *data = (char *) TYPEALIGN(GLICKO_HUGE_PAD(size), chunk);
+
+	glicko_advise_huge_pages(data, size);
+	return data;
+}
+
 /* make_range() gained a soft-error context argument in PostgreSQL 16. */
 #if PG_VERSION_NUM >= 160000
 #define glicko_make_range(typcache, lower, upper) \

@@ -30,6 +30,7 @@
 
 #include "matchmaking_math.h"
 #include "rating.h"
+#include "rows.h"
 #include "taken_rows.h"
 
 static void
@@ -254,13 +255,8 @@ typedef struct Packer
 static void *
 huge_alloc(MemoryContext context, Size size, void **chunk)
 {
-	Size		pad = size >= GLICKO_HUGE_PAGE_SIZE ? GLICKO_HUGE_PAGE_SIZE : MAXIMUM_ALIGNOF;
-	char	   *data;
-
-	*chunk = MemoryContextAllocHuge(context, size + pad);
-	data = (char *) TYPEALIGN(pad, *chunk);
-	glicko_advise_huge_pages(data, size);
-	return data;
+	*chunk = MemoryContextAllocHuge(context, size + GLICKO_HUGE_PAD(size));
+	return glicko_huge_start(*chunk, size);
 }
 
 /* The players taken from a queue, and their games. */
@@ -535,21 +531,6 @@ player_text(const QueueReader *reader, Datum value, char *buf)
 	return (struct varlena *) buf;
 }
 
-static void
-reader_startup(DestReceiver *self, int operation, TupleDesc desc)
-{
-}
-
-static void
-reader_shutdown(DestReceiver *self)
-{
-}
-
-static void
-reader_destroy(DestReceiver *self)
-{
-}
-
 /*
  * Room for the rows the queue likely holds (its density at the last VACUUM
  * or ANALYZE times its pages now), so the array rarely grows while reading;
@@ -745,11 +726,7 @@ take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 	q->players = NULL;
 	grow_players(q, expected_players(relid));
 	pack_block(&q->pack, sizeof(QueuedPlayer) * q->capacity);	/* ids and ratings: fewer bytes */
-	reader.receiver.receiveSlot = receive_player;
-	reader.receiver.rStartup = reader_startup;
-	reader.receiver.rShutdown = reader_shutdown;
-	reader.receiver.rDestroy = reader_destroy;
-	reader.receiver.mydest = DestNone;
+	rows_receiver_init(&reader.receiver, receive_player);
 	reader.q = q;
 	reader.relname = relname;
 	reader.player_column = player_column;

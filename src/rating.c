@@ -9,7 +9,6 @@
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
-#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
 #include "utils/syscache.h"
@@ -369,29 +368,4 @@ glicko1_rating_make(PG_FUNCTION_ARGS)
 	r.rd = PG_GETARG_FLOAT8(1);
 	check_glicko1(&r, "glicko1_rating");
 	PG_RETURN_DATUM(glicko1_get_datum(fcinfo, &r));
-}
-
-/* Materialize mode: the result's descriptor and tuplestore, in query memory. */
-Tuplestorestate *
-materialized_result(FunctionCallInfo fcinfo, TupleDesc *desc, const char *function)
-{
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	MemoryContext old;
-	Tuplestorestate *store;
-
-	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
-		!(rsinfo->allowedModes & SFRM_Materialize))
-		ereport(ERROR,
-				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				errmsg("%s must be called where a set is accepted", function));
-	if (get_call_result_type(fcinfo, NULL, desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "%s has no row type", function);
-	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
-	*desc = CreateTupleDescCopy(*desc);
-	store = tuplestore_begin_heap(rsinfo->allowedModes & SFRM_Materialize_Random, false, work_mem);
-	rsinfo->returnMode = SFRM_Materialize;
-	rsinfo->setResult = store;
-	rsinfo->setDesc = *desc;
-	MemoryContextSwitchTo(old);
-	return store;
 }

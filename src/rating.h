@@ -9,7 +9,6 @@
 #include "postgres.h"
 #include "access/htup_details.h"
 #include "fmgr.h"
-#include "utils/tuplestore.h"
 
 #include "compat.h"
 #include "glicko_math.h"
@@ -131,12 +130,5 @@ extern void report_glicko_status(GlickoStatus status, const char *what);
 /* A rating as text for messages: "(1500,350,0.06)". */
 extern char *glicko2_to_cstring(const Glicko2Rating *r);
 extern char *glicko1_to_cstring(const Glicko1Rating *r);
-
-/*
- * A set-returning function's result in materialize mode: its row type (a
- * copy in query memory) and the tuple store to fill.
- */
-extern Tuplestorestate *materialized_result(FunctionCallInfo fcinfo, TupleDesc *desc,
-											const char *function);
 
 #endif							/* GLICKO2_RATING_H */
