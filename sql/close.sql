@@ -576,6 +576,8 @@ DECLARE
   ratings_sql text := format('SELECT r.%1$I, r.%2$I FROM %3$s r', player_column, rating_column, ratings);
   what text := format('period %s of %s', period_text, source);
   history_sql text := '';
+  update_sql text;
+  insert_sql text;
   -- What the writes return: only what the counts (and the history) read,
   -- as every returned row is kept in a tuple store until the end.
   updated_returning text := 'c.games > 0 AS played';
@@ -584,7 +586,10 @@ DECLARE
 BEGIN
   SELECT c.relkind IN ('r', 'p') AND NOT c.relhasrules
          AND NOT @extschema@.glicko2_citus_distributed(ratings)
-         -- (the table and, if partitioned, every partition at every level)
+         -- (the table and, if partitioned, every partition at every level;
+         -- no row moves between partitions: the unique key on the player that
+         -- glicko2_close_check requires must contain the partition key, so
+         -- the rating written is not part of it)
          AND NOT EXISTS (SELECT FROM (SELECT ratings::oid AS relid UNION SELECT relid FROM pg_partition_tree(ratings)) p
                          JOIN pg_class pc ON pc.oid = p.relid
                          LEFT JOIN pg_trigger t ON t.tgrelid = p.relid
@@ -596,38 +601,36 @@ BEGIN
     INTO in_place
   FROM pg_class c WHERE c.oid = ratings;
 
+  IF history IS NOT NULL THEN
+    -- (the period is parameter $2 of the in-place statement, $4 of the join's)
+    history_sql := format(
+      ', hist AS (INSERT INTO %1$s (player_id, period, rating)'
+      '  SELECT x.player, CAST($%3$s AS %2$s), x.rating'
+      '  FROM (SELECT player, rating FROM updated UNION ALL SELECT player, rating FROM inserted) x)',
+      history, @extschema@.glicko2_column_type(history, 'period', 'history'),
+      CASE WHEN in_place THEN 2 ELSE 4 END);
+  END IF;
+
   IF in_place THEN
     SELECT k.handle, k.sides INTO handle, n_sides
     FROM @extschema@.glicko2_close_compute(ratings_sql, games_sql, tau, max_rd, what,
                                            period_text, games_option) k;
+    -- Every row of the ratings set from the kept pass; the new players added.
+    update_sql := format('UPDATE %1$s t SET %2$I = @extschema@.glicko2_close_result($1, t.%3$I)',
+                         ratings, rating_column, player_column);
+    insert_sql := format('INSERT INTO %1$s (%2$I, %3$I) SELECT n.player, n.rating'
+                         ' FROM @extschema@.glicko2_close_new_players($1) AS n(player %4$s, rating @extschema@.glicko2_rating)',
+                         ratings, player_column, rating_column, key_type);
     IF history IS NULL THEN
-      EXECUTE format('UPDATE %1$s t SET %2$I = @extschema@.glicko2_close_result($1, t.%3$I)',
-                     ratings, rating_column, player_column)
-        USING handle;
+      EXECUTE update_sql USING handle;
       GET DIAGNOSTICS n_updated = ROW_COUNT;
-      EXECUTE format('INSERT INTO %1$s (%2$I, %3$I) SELECT n.player, n.rating'
-                     ' FROM @extschema@.glicko2_close_new_players($1) AS n(player %4$s, rating @extschema@.glicko2_rating)',
-                     ratings, player_column, rating_column, key_type)
-        USING handle;
+      EXECUTE insert_sql USING handle;
       GET DIAGNOSTICS n_new = ROW_COUNT;
     ELSE
-      EXECUTE format($sql$
-        WITH updated AS (
-          UPDATE %1$s t SET %2$I = @extschema@.glicko2_close_result($1, t.%3$I)
-          RETURNING t.%3$I AS player, t.%2$I AS rating
-        ), inserted AS (
-          INSERT INTO %1$s (%3$I, %2$I)
-          SELECT n.player, n.rating
-          FROM @extschema@.glicko2_close_new_players($1) AS n(player %4$s, rating @extschema@.glicko2_rating)
-          RETURNING %3$I AS player, %2$I AS rating
-        ), hist AS (
-          INSERT INTO %5$s (player_id, period, rating)
-          SELECT x.player, CAST($2 AS %6$s), x.rating
-          FROM (SELECT player, rating FROM updated UNION ALL SELECT player, rating FROM inserted) x
-        )
-        SELECT (SELECT count(*) FROM updated), (SELECT count(*) FROM inserted)
-        $sql$, ratings, rating_column, player_column, key_type,
-               history, @extschema@.glicko2_column_type(history, 'period', 'history'))
+      EXECUTE format('WITH updated AS (%1$s RETURNING t.%3$I AS player, t.%4$I AS rating),'
+                     ' inserted AS (%2$s RETURNING %3$I AS player, %4$I AS rating) %5$s'
+                     ' SELECT (SELECT count(*) FROM updated), (SELECT count(*) FROM inserted)',
+                     update_sql, insert_sql, player_column, rating_column, history_sql)
         INTO n_updated, n_new
         USING handle, period_text;
     END IF;
@@ -641,11 +644,6 @@ BEGIN
     n_played := n_played + n_new;
   ELSE
     IF history IS NOT NULL THEN
-      history_sql := format(
-        ', hist AS (INSERT INTO %1$s (player_id, period, rating)'
-        '  SELECT x.player, CAST($4 AS %2$s), x.rating'
-        '  FROM (SELECT player, rating FROM updated UNION ALL SELECT player, rating FROM inserted) x)',
-        history, @extschema@.glicko2_column_type(history, 'period', 'history'));
       updated_returning := format('t.%1$I AS player, t.%2$I AS rating, c.games > 0 AS played',
                                   player_column, rating_column);
       inserted_returning := format('%1$I AS player, %2$I AS rating', player_column, rating_column);
