@@ -159,40 +159,17 @@ report_glicko_status(GlickoStatus status, const char *what)
 }
 
 /*
- * The fields of a rating composite read in place, as rating_fields_in_place
- * (rating.h) reads the common case, avoiding the copy
- * DatumGetHeapTupleHeader makes of a value with a 1-byte varlena header;
- * here any value: toasted, or with NULL fields to name.  All fields are
- * float8, so field i sits at t_hoff + 8 i when there are no NULLs.  Returns
- * 0, or the 1-based number of a NULL field, or -1 when it is not nfields
- * float8 fields.
+ * The fields of any rating composite (rating_fields_untoasted, rating.h):
+ * a toasted one detoasted first.  0, a NULL field's number, or -1.
  */
 static inline int
 float8_fields(Datum d, double *out, int nfields)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(d);
-	const char *body;
-	uint16		infomask;
-	int			natts;
-	uint8		hoff;
 
 	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 		v = pg_detoast_datum(v);
-	body = VARDATA_ANY(v);
-	rating_header(body, &infomask, &natts, &hoff);
-
-	if (natts == nfields && (infomask & HEAP_HASNULL))
-	{
-		const uint8 *bits = (const uint8 *) RATING_HEADER_FIELD(body, t_bits);
-
-		for (int i = 0; i < nfields; i++)
-			if (att_isnull(i, bits))
-				return i + 1;
-	}
-	if (!rating_fields_fit(v, natts, hoff, nfields))
-		return -1;
-	memcpy(out, body + hoff - VARHDRSZ, nfields * sizeof(float8));
-	return 0;
+	return rating_fields_untoasted(v, out, nfields);
 }
 
 static inline void

@@ -24,52 +24,56 @@ extern void datum_get_glicko2_fields(Datum d, Glicko2Rating *out, const char *wh
 extern bool datum_try_glicko2(Datum d, Glicko2Rating *out);
 
 /*
- * The common case of reading a composite, inline for the aggregates' rows: a
- * value neither toasted nor compressed, `nfields` float8 fields and no NULL,
- * read in place (a value stored with a 1-byte varlena header is the tuple
- * header less its first 3 bytes, unaligned: hence offsets from VARDATA_ANY
- * and memcpy).  False for anything else; datum_get_* then read or report it.
+ * The float8 fields of a rating composite that is neither toasted nor
+ * compressed, read in place (a value stored with a 1-byte varlena header is
+ * the tuple header less its first 3 bytes, unaligned: hence offsets from
+ * VARDATA_ANY and memcpy); all fields are float8, so field i sits at
+ * t_hoff + 8 i when there are no NULLs.  Returns 0, or the 1-based number of
+ * a NULL field, or -1 when it is not nfields float8 fields.
  */
 #define RATING_HEADER_FIELD(body, field) \
 	((body) + offsetof(HeapTupleHeaderData, field) - VARHDRSZ)
 
-/* The header of a composite's tuple: its infomask, number of fields, t_hoff. */
-static inline void
-rating_header(const char *body, uint16 *infomask, int *natts, uint8 *hoff)
+static inline int
+rating_fields_untoasted(const struct varlena *v, void *out, int nfields)
 {
+	const char *body = VARDATA_ANY(v);
+	uint16		infomask;
 	uint16		infomask2;
+	uint8		hoff;
+	int			natts;
 
-	memcpy(infomask, RATING_HEADER_FIELD(body, t_infomask), sizeof(*infomask));
+	memcpy(&infomask, RATING_HEADER_FIELD(body, t_infomask), sizeof(infomask));
 	memcpy(&infomask2, RATING_HEADER_FIELD(body, t_infomask2), sizeof(infomask2));
-	memcpy(hoff, RATING_HEADER_FIELD(body, t_hoff), sizeof(*hoff));
-	*natts = infomask2 & HEAP_NATTS_MASK;
+	memcpy(&hoff, RATING_HEADER_FIELD(body, t_hoff), sizeof(hoff));
+	natts = infomask2 & HEAP_NATTS_MASK;
+	if (natts == nfields && (infomask & HEAP_HASNULL))
+	{
+		const uint8 *bits = (const uint8 *) RATING_HEADER_FIELD(body, t_bits);
+
+		for (int i = 0; i < nfields; i++)
+			if (att_isnull(i, bits))
+				return i + 1;
+	}
+	if (natts != nfields || hoff < SizeofHeapTupleHeader ||
+		hoff - VARHDRSZ + nfields * sizeof(float8) > VARSIZE_ANY_EXHDR(v))
+		return -1;
+	memcpy(out, body + hoff - VARHDRSZ, nfields * sizeof(float8));
+	return 0;
 }
 
-/* Whether nfields float8 fields sit after that header, within the value. */
-static inline bool
-rating_fields_fit(const struct varlena *v, int natts, uint8 hoff, int nfields)
-{
-	return natts == nfields && hoff >= SizeofHeapTupleHeader &&
-		hoff - VARHDRSZ + nfields * sizeof(float8) <= VARSIZE_ANY_EXHDR(v);
-}
-
+/*
+ * The common case, inline for the aggregates' rows: a value neither toasted
+ * nor compressed, nfields float8 fields, no NULL.  False for anything else;
+ * datum_get_* then read or report it.
+ */
 static inline bool
 rating_fields_in_place(Datum d, void *out, int nfields)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(d);
-	const char *body;
-	uint16		infomask;
-	int			natts;
-	uint8		hoff;
 
-	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
-		return false;
-	body = VARDATA_ANY(v);
-	rating_header(body, &infomask, &natts, &hoff);
-	if ((infomask & HEAP_HASNULL) || !rating_fields_fit(v, natts, hoff, nfields))
-		return false;
-	memcpy(out, body + hoff - VARHDRSZ, nfields * sizeof(float8));
-	return true;
+	return !VARATT_IS_EXTERNAL(v) && !VARATT_IS_COMPRESSED(v) &&
+		rating_fields_untoasted(v, out, nfields) == 0;
 }
 
 /*
