@@ -99,6 +99,28 @@ CREATE AGGREGATE bench.plpgsql_period(glicko2_rating, glicko2_rating, float8) (
   PARALLEL = SAFE
 );
 
+------------------------------------------------------------------------------
+-- Control: avg(score) over glicko2_period's own inputs.  PostgreSQL's avg()
+-- transition (float8_accum, called as a built-in) is given the score and,
+-- unread, the two ratings, and declares glicko2_period's state size.  So the
+-- executor reads, hashes and (at a small work_mem) spills exactly what it
+-- does for glicko2_period, and the one difference left is the work per row:
+-- control / avg() is what glicko2_period's inputs cost the executor, and
+-- glicko2_period / control what glicko2_period itself adds.
+------------------------------------------------------------------------------
+CREATE FUNCTION bench.avg_accum(float8[], float8, glicko2_rating, glicko2_rating)
+RETURNS float8[] LANGUAGE internal STRICT IMMUTABLE PARALLEL SAFE AS 'float8_accum';
+
+DO $$
+BEGIN
+  EXECUTE format($c$
+    CREATE AGGREGATE bench.avg_over_inputs(score float8, player glicko2_rating, opponent glicko2_rating) (
+      SFUNC = bench.avg_accum, STYPE = float8[], INITCOND = '{0,0,0}',
+      FINALFUNC = float8_avg, SSPACE = %s)$c$,
+    (SELECT aggtransspace FROM pg_aggregate
+     WHERE aggfnoid = 'glicko2_period(glicko2_rating, glicko2_rating, float8)'::regprocedure));
+END $$;
+
 -- f(x) of Step 5.1, for the set-based SQL (inlined by the planner).
 CREATE FUNCTION bench.f(x float8, delta float8, phi float8, v float8, a float8)
 RETURNS float8 LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -126,6 +148,9 @@ SELECT player_id, avg(score) AS r FROM sides GROUP BY player_id
 $q$),
 ('glicko2_period', 'agg', 3, $q$
 SELECT player_id, glicko2_period(rating, opponent, score) AS r FROM sides GROUP BY player_id
+$q$),
+('control: avg(score) over glicko2_period''s inputs', 'agg', 6, $q$
+SELECT player_id, bench.avg_over_inputs(score, rating, opponent) AS r FROM sides GROUP BY player_id
 $q$),
 ('PL/pgSQL aggregate, same maths', 'agg', 4, $q$
 SELECT player_id, bench.plpgsql_period(rating, opponent, score) AS r FROM sides GROUP BY player_id

@@ -7,7 +7,8 @@ SET max_parallel_workers_per_gather = 0;
 
 INSERT INTO bench.plans SELECT label, bench.plan_shape(sql) FROM bench.queries WHERE kind = 'agg';
 
--- Serial plans, every query once per round, rounds interleaved.
+-- Serial plans, every query once per round, rounds interleaved (the slow
+-- baselines, 4 and 5, only where bench.slow is on).
 DO $$
 DECLARE
   q record;
@@ -15,7 +16,7 @@ DECLARE
 BEGIN
   FOR i IN 1 .. current_setting('bench.reps')::int LOOP
     FOR q IN SELECT * FROM bench.queries
-             WHERE kind = 'agg' AND (ord IN (1, 2, 3) OR current_setting('bench.slow') = 'on')
+             WHERE kind = 'agg' AND (ord IN (1, 2, 3, 6) OR current_setting('bench.slow') = 'on')
              ORDER BY ord LOOP
       r := bench.run(q.sql, 'agg');
       INSERT INTO bench.times VALUES (current_setting('bench.size'), q.label, i, r.wall_ms, r.cpu_ms, r.result);
@@ -23,7 +24,7 @@ BEGIN
   END LOOP;
 END $$;
 
--- The same three at PostgreSQL's default settings (work_mem 4MB, so the hash
+-- The same four at PostgreSQL's default settings (work_mem 4MB, so the hash
 -- tables of 100 000 groups spill to disk; JIT on), interleaved likewise.
 DO $$
 DECLARE
@@ -31,7 +32,7 @@ DECLARE
   r record;
 BEGIN
   FOR i IN 1 .. current_setting('bench.reps')::int LOOP
-    FOR q IN SELECT * FROM bench.queries WHERE kind = 'agg' AND ord IN (1, 2, 3) ORDER BY ord LOOP
+    FOR q IN SELECT * FROM bench.queries WHERE kind = 'agg' AND ord IN (1, 2, 3, 6) ORDER BY ord LOOP
       PERFORM set_config('work_mem', '4MB', false), set_config('jit', 'on', false);
       r := bench.run(q.sql, 'agg');
       PERFORM set_config('work_mem', '256MB', false), set_config('jit', 'off', false);

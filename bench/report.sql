@@ -40,13 +40,19 @@ SELECT what AS "check", value FROM bench.checks ORDER BY what;
 SELECT label AS "close", peak_mb AS "peak memory (MB; backend RssAnon, or as named)" FROM bench.memory ORDER BY label;
 
 -- glicko2_period against PostgreSQL's own by-reference aggregate, per round,
--- at the benchmark's settings and at PostgreSQL's defaults.
-SELECT s.settings,
-       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY g.cpu_ms / a.cpu_ms)::numeric, 2)
-         AS "glicko2_period / avg(score), CPU",
-       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY g.wall_ms / a.wall_ms)::numeric, 2)
-         AS "glicko2_period / avg(score), wall"
-FROM (VALUES ('work_mem 256MB, jit off', ''), ('defaults: work_mem 4MB, jit on', ', defaults (work_mem 4MB, jit on)')) s(settings, suffix)
-JOIN bench.times g ON g.label = 'glicko2_period' || s.suffix
-JOIN bench.times a ON a.rep = g.rep AND a.label = (SELECT label FROM bench.queries WHERE ord = 2) || s.suffix
-GROUP BY s.settings ORDER BY s.settings DESC;
+-- at the benchmark's settings and at PostgreSQL's defaults; and both against
+-- the control (avg()'s transition over glicko2_period's inputs), which splits
+-- the ratio into what the inputs cost the executor and what glicko2 adds.
+WITH r AS (
+  SELECT s.settings, g.cpu_ms / a.cpu_ms AS g_a, c.cpu_ms / a.cpu_ms AS c_a,
+         g.cpu_ms / c.cpu_ms AS g_c, g.wall_ms / a.wall_ms AS g_a_wall
+  FROM (VALUES ('work_mem 256MB, jit off', ''), ('defaults: work_mem 4MB, jit on', ', defaults (work_mem 4MB, jit on)')) s(settings, suffix)
+  JOIN bench.times g ON g.label = 'glicko2_period' || s.suffix
+  JOIN bench.times a ON a.rep = g.rep AND a.label = (SELECT label FROM bench.queries WHERE ord = 2) || s.suffix
+  JOIN bench.times c ON c.rep = g.rep AND c.label = (SELECT label FROM bench.queries WHERE ord = 6) || s.suffix)
+SELECT settings,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY g_a)::numeric, 2) AS "glicko2_period / avg(score), CPU",
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY g_a_wall)::numeric, 2) AS "glicko2_period / avg(score), wall",
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY c_a)::numeric, 2) AS "control / avg(score), CPU",
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY g_c)::numeric, 2) AS "glicko2_period / control, CPU"
+FROM r GROUP BY settings ORDER BY settings DESC;
