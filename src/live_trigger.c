@@ -5,8 +5,9 @@
  *
  * Per game: lock both players' ratings rows in key order (one SELECT ...
  * ORDER BY key FOR NO KEY UPDATE, so two games of the same players written at once
- * wait for each other and never deadlock), add a missing player as unrated
- * (INSERT ... ON CONFLICT DO NOTHING, in key order, then lock again), grow
+ * wait for each other and never deadlock); if a player is missing, lock
+ * neither, add the missing player as unrated (INSERT ... ON CONFLICT DO
+ * NOTHING, in key order, holding no row lock) and lock again; grow
  * each RD for the periods since its rated_at, rate the game for both from
  * both pre-game ratings (glicko2_live_game), and write both rows (one
  * UPDATE of the locked row versions by TID).  The three statements are
@@ -386,9 +387,16 @@ build_trigger(LiveTrigger *t, TriggerData *trigdata, Oid extension_namespace)
 	ratings_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(t->ratings_relid)),
 											  get_rel_name(t->ratings_relid));
 	types[0] = types[1] = types[3] = t->key_type;
+	/*
+	 * Both rows, locked in key order, or none while a player is missing: a
+	 * game that locked one player and then waited to add the other could
+	 * deadlock with a game adding that player (test/specs/live_new_players).
+	 */
 	t->lock_plan = prepare_kept(psprintf(
 		"SELECT r.%1$s %2$s CAST($1 AS %4$s), r.%5$s, r.%6$s, r.ctid FROM %3$s r"
 		" WHERE r.%1$s %2$s ANY (ARRAY[CAST($1 AS %4$s), CAST($2 AS %4$s)])"
+		" AND (SELECT pg_catalog.count(*) FROM %3$s x"
+		" WHERE x.%1$s %2$s ANY (ARRAY[CAST($1 AS %4$s), CAST($2 AS %4$s)])) OPERATOR(pg_catalog.=) 2"
 		" ORDER BY r.%1$s FOR NO KEY UPDATE OF r",
 		k, eq, ratings_name, format_type_be_qualified(ratings_key_type), r, a),
 		2, types);
