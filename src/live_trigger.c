@@ -395,8 +395,8 @@ build_trigger(LiveTrigger *t, TriggerData *trigdata, Oid extension_namespace)
 	t->lock_plan = prepare_kept(psprintf(
 		"SELECT r.%1$s %2$s CAST($1 AS %4$s), r.%5$s, r.%6$s, r.ctid FROM %3$s r"
 		" WHERE r.%1$s %2$s ANY (ARRAY[CAST($1 AS %4$s), CAST($2 AS %4$s)])"
-		" AND (SELECT pg_catalog.count(*) FROM %3$s x"
-		" WHERE x.%1$s %2$s ANY (ARRAY[CAST($1 AS %4$s), CAST($2 AS %4$s)])) OPERATOR(pg_catalog.=) 2"
+		" AND EXISTS (SELECT FROM %3$s x WHERE x.%1$s %2$s CAST($1 AS %4$s))"
+		" AND EXISTS (SELECT FROM %3$s x WHERE x.%1$s %2$s CAST($2 AS %4$s))"
 		" ORDER BY r.%1$s FOR NO KEY UPDATE OF r",
 		k, eq, ratings_name, format_type_be_qualified(ratings_key_type), r, a),
 		2, types);
