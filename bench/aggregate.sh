@@ -45,6 +45,7 @@ echo "settings: $SETTINGS ($ROUNDS rounds);$(uptime)"
   done
 } | "$psql" -X -q -At -v ON_ERROR_STOP=1 | python3 -c '
 import collections, statistics, sys
+avg, control, g2 = sys.argv[1:]
 cpu = collections.defaultdict(list)
 label = start = None
 for line in sys.stdin:
@@ -55,13 +56,11 @@ for line in sys.stdin:
         start = int(value)
     elif kind == "cpu":
         cpu[label].append((int(value) - start) / 1e6)
-labels = ["avg", "control", "glicko2_period"]
-for label in labels:
-    ratios = sorted(x / a for x, a in zip(cpu[label], cpu["avg"]))
-    q1, q2, q3 = statistics.quantiles(ratios, n=4)
-    print("%-15s median %6.0f ms CPU   / avg(score): median %.3f (quartiles %.3f-%.3f)"
-          % (label, statistics.median(cpu[label]), statistics.median(ratios), q1, q3))
-g = sorted(x / c for x, c in zip(cpu["glicko2_period"], cpu["control"]))
-q1, q2, q3 = statistics.quantiles(g, n=4)
-print("glicko2_period / control: median %.3f (quartiles %.3f-%.3f)" % (statistics.median(g), q1, q3))
-'
+def ratio(a, b):  # per round: median and quartiles
+    q1, q2, q3 = statistics.quantiles([x / y for x, y in zip(cpu[a], cpu[b])], n=4)
+    return "median %.3f (quartiles %.3f-%.3f)" % (q2, q1, q3)
+for label in (avg, control, g2):
+    print("%-15s median %6.0f ms CPU   / avg(score): %s"
+          % (label, statistics.median(cpu[label]), ratio(label, avg)))
+print("glicko2_period / control: " + ratio(g2, control))
+' "${labels[@]}"
