@@ -50,10 +50,12 @@ printf '%s\n%s\n%s\n' "$pair" "$pair2" \
 printf '%s\nBEGIN;\n%s\nROLLBACK;\n' "$pair" "$(game 4 a b s)" >"$dir/rollback.sql"
 
 # Single games only, no retries: two games locking the same rows in key
-# order wait for each other and never deadlock, so no client may fail.
+# order wait for each other and never deadlock (nor do games adding new
+# players: test/specs/live_new_players.spec), so no client may fail.
 # (--verbose-errors, PostgreSQL 15 on: pgbench prints the error of a failed
 # transaction, which it would otherwise only count.)
-verbose=$(pgbench --help 2>&1 | grep -q -- --verbose-errors && echo --verbose-errors || true)
+pgbench_options=$(pgbench --help 2>&1)
+verbose=$([[ $pgbench_options == *--verbose-errors* ]] && echo --verbose-errors || true)
 pgbench -n -d "$db" -c 8 -j 2 -t 100 $verbose -f "$dir/single.sql" >"$dir/single.out" 2>&1 ||
   { cat "$dir/single.out"; echo "single games failed (deadlock?)"; exit 1; }
 grep -E '^(number of (transactions actually processed|failed)|tps)' "$dir/single.out"
@@ -64,7 +66,7 @@ grep -q 'number of transactions actually processed: 800/800' "$dir/single.out" |
 # (1 s by default): a short one keeps the run short.
 # pgbench retries a deadlocked transaction only from PostgreSQL 15 on
 # (--max-tries): before that, only the scripts that write one game run.
-if pgbench --help 2>&1 | grep -q -- --max-tries; then
+if [[ $pgbench_options == *--max-tries* ]]; then
   mixed=(--max-tries=50 -f "$dir/single.sql@5" -f "$dir/two.sql@2" -f "$dir/rows.sql@2" -f "$dir/rollback.sql@1")
 else
   mixed=(-f "$dir/single.sql@5" -f "$dir/rollback.sql@1")
