@@ -296,6 +296,38 @@ CREATE EVENT TRIGGER glicko2_guard_new_partitions ON ddl_command_end
 COMMENT ON EVENT TRIGGER glicko2_guard_new_partitions IS
   'Guards partitions created in or attached to a guarded partitioned table (glicko2_guard_new_partitions)';
 
+-- A dropped ratings table's closes go with it: its ratings are gone, and a
+-- table created later with its OID must not find them as its own.  (The
+-- guard also ignores closes of a table that no longer exists, should one
+-- be dropped while event triggers are off.)  Closes of a dropped games
+-- table stay: they are the ratings table's history and keep its periods
+-- closed.  Anyone may delete a close whose ratings table no longer exists,
+-- as the dropping role no longer has a privilege on it to show.
+CREATE POLICY glicko2_closes_forget ON glicko2_closes FOR DELETE
+  USING (NOT EXISTS (SELECT FROM pg_catalog.pg_class r WHERE r.oid OPERATOR(pg_catalog.=) ratings::pg_catalog.oid));
+COMMENT ON POLICY glicko2_closes_forget ON glicko2_closes IS
+  'glicko2_forget_dropped deletes the closes of a dropped ratings table: allowed to every role';
+GRANT DELETE ON glicko2_closes TO PUBLIC;
+
+CREATE FUNCTION glicko2_forget_dropped()
+  RETURNS event_trigger
+  LANGUAGE plpgsql
+  SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+  DELETE FROM @extschema@.glicko2_closes c
+  WHERE c.ratings::oid IN (SELECT d.objid FROM pg_event_trigger_dropped_objects() d
+                           WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
+                             AND d.object_type IN ('table', 'foreign table'));
+END
+$$;
+COMMENT ON FUNCTION glicko2_forget_dropped() IS
+  'Event trigger function (sql_drop): deletes from glicko2_closes the closes of every dropped ratings table';
+CREATE EVENT TRIGGER glicko2_forget_dropped ON sql_drop
+  EXECUTE FUNCTION glicko2_forget_dropped();
+COMMENT ON EVENT TRIGGER glicko2_forget_dropped IS
+  'Deletes the closes of dropped ratings tables (glicko2_forget_dropped)';
+
 -- The computation of a close in one pass (src/close_pass.c, which documents
 -- it): pre-period ratings into a hash table, the period's games streamed once,
 -- every player's new rating returned; bad games refused before any row.

@@ -259,7 +259,6 @@ COMMENT ON FUNCTION glicko2_fit_advantage(regclass, float8[], float8, float8, fl
 -- that may close a ratings table (UPDATE on it) may do that.
 CREATE POLICY glicko2_closes_redo ON glicko2_closes FOR DELETE
   USING (pg_catalog.has_table_privilege(ratings::pg_catalog.oid, 'UPDATE'));
-GRANT DELETE ON glicko2_closes TO PUBLIC;
 COMMENT ON POLICY glicko2_closes_redo ON glicko2_closes IS
   'glicko2_replay and glicko2_recompute delete the records of the periods they close again: allowed to roles that may update the ratings table';
 

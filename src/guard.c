@@ -320,10 +320,32 @@ compare_periods(GuardState *s, Datum a, Datum b)
 	return DatumGetInt32(FunctionCall2Coll(s->cmp, s->collation, a, b));
 }
 
+/* The table's name, schema-qualified and quoted; NULL if it no longer exists. */
 static char *
 qualified_name(Oid relid)
 {
-	return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)), get_rel_name(relid));
+	char	   *name = get_rel_name(relid);
+	char	   *schema = name ? get_namespace_name(get_rel_namespace(relid)) : NULL;
+
+	return schema ? quote_qualified_identifier(schema, name) : NULL;
+}
+
+/* A recorded period that no longer reads as the period column's type. */
+typedef struct ClosedPeriodReading
+{
+	const char *period;
+	const char *ratings;
+	const char *column;
+	Relation	rel;
+} ClosedPeriodReading;
+
+static void
+closed_period_context(void *arg)
+{
+	ClosedPeriodReading *r = (ClosedPeriodReading *) arg;
+
+	errcontext("reading period %s closed by %s as the type of column \"%s\" of %s (glicko2_closes)",
+			   r->period, r->ratings, r->column, relation_name(r->rel));
 }
 
 /*
@@ -377,6 +399,8 @@ read_closes(GuardState *s, TriggerData *td, Oid fn_oid)
 	Oid			previous = InvalidOid;
 	uint64		i;
 	int			ret;
+	ClosedPeriodReading reading;
+	ErrorContextCallback callback = {NULL, closed_period_context, NULL};
 
 	if (s->valid && s->closed)
 	{
@@ -410,15 +434,32 @@ read_closes(GuardState *s, TriggerData *td, Oid fn_oid)
 		Oid			input;
 		Oid			ioparam;
 		Datum		value;
+		char	   *name;
 		MemoryContext old;
 
 		if (ratings == previous)	/* (not the last close of this ratings table) */
 			continue;
 		previous = ratings;
+		/*
+		 * A dropped ratings table's closes guard nothing: its ratings are
+		 * gone (glicko2_forget_dropped deletes them at the DROP; this covers
+		 * a DROP while event triggers were off).
+		 */
+		name = qualified_name(ratings);
+		if (name == NULL)
+			continue;
 		period = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2);
 		getTypeInputInfo(s->typid, &input, &ioparam);
+		reading.period = period;
+		reading.ratings = name;
+		reading.column = period_column;
+		reading.rel = rel;
+		callback.arg = &reading;
+		callback.previous = error_context_stack;
+		error_context_stack = &callback;
 		old = MemoryContextSwitchTo(guard_cxt);
 		value = OidInputFunctionCall(input, period, ioparam, -1);
+		error_context_stack = callback.previous;
 		if (!s->closed || compare_periods(s, value, s->last) > 0)
 		{
 			if (s->closed)
@@ -430,7 +471,7 @@ read_closes(GuardState *s, TriggerData *td, Oid fn_oid)
 			}
 			s->last = value;
 			s->last_text = pstrdup(period);
-			s->ratings = qualified_name(ratings);
+			s->ratings = pstrdup(name);
 			s->closed = true;
 		}
 		else if (!s->typbyval)
