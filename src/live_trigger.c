@@ -10,8 +10,10 @@
  * NOTHING, in key order, holding no row lock) and lock again; grow
  * each RD for the periods since its rated_at, rate the game for both from
  * both pre-game ratings (glicko2_live_game), and write both rows (one
- * UPDATE of the locked row versions by TID).  The three statements are
- * prepared once per trigger and kept.
+ * UPDATE of the locked row versions by table and TID: a TID alone names a
+ * row only within one table, and a partitioned or inheritance ratings table
+ * spans several).  The three statements are prepared once per trigger and
+ * kept.
  */
 #include "postgres.h"
 
@@ -73,9 +75,9 @@ typedef struct LiveTrigger
 	FmgrInfo	key_eq;			/* equality of key_type */
 	Oid			rating_type;	/* the extension's glicko2_rating */
 	TupleDesc	rating_desc;	/* its descriptor, blessed */
-	SPIPlanPtr	lock_plan;		/* ($1, $2) -> (is_player, rating, rated_at, ctid) */
+	SPIPlanPtr	lock_plan;		/* ($1, $2) -> (is_player, rating, rated_at, ctid, tableoid) */
 	SPIPlanPtr	insert_plan;	/* ($1, $2, unrated, played_at) */
-	SPIPlanPtr	update_plan;	/* (ctid, rating, rated_at, ctid, rating, rated_at) */
+	SPIPlanPtr	update_plan;	/* (tableoid, ctid, rating, rated_at) of both */
 } LiveTrigger;
 
 static HTAB *live_triggers = NULL;
@@ -285,7 +287,7 @@ build_trigger(LiveTrigger *t, TriggerData *trigdata, Oid extension_namespace)
 				rating_attnum,
 				rated_at_attnum;
 	Oid			ratings_key_type;
-	Oid			types[6];
+	Oid			types[8];
 	const char *k,
 			   *r,
 			   *a;
@@ -393,7 +395,7 @@ build_trigger(LiveTrigger *t, TriggerData *trigdata, Oid extension_namespace)
 	 * deadlock with a game adding that player (test/specs/live_new_players).
 	 */
 	t->lock_plan = prepare_kept(psprintf(
-		"SELECT r.%1$s %2$s CAST($1 AS %4$s), r.%5$s, r.%6$s, r.ctid FROM %3$s r"
+		"SELECT r.%1$s %2$s CAST($1 AS %4$s), r.%5$s, r.%6$s, r.ctid, r.tableoid FROM %3$s r"
 		" WHERE r.%1$s %2$s ANY (ARRAY[CAST($1 AS %4$s), CAST($2 AS %4$s)])"
 		" AND EXISTS (SELECT FROM %3$s x WHERE x.%1$s %2$s CAST($1 AS %4$s))"
 		" AND EXISTS (SELECT FROM %3$s x WHERE x.%1$s %2$s CAST($2 AS %4$s))"
@@ -402,22 +404,31 @@ build_trigger(LiveTrigger *t, TriggerData *trigdata, Oid extension_namespace)
 		2, types);
 	types[2] = t->rating_type;
 	types[3] = TIMESTAMPTZOID;
+	/*
+	 * (NOT EXISTS: the unique key of an inheritance parent does not see its
+	 * children's rows, so ON CONFLICT alone would add a child's player again)
+	 */
 	t->insert_plan = prepare_kept(psprintf(
 		"INSERT INTO %3$s AS r (%1$s, %4$s, %5$s)"
 		" SELECT v.k, $3, $4 FROM (VALUES (CAST($1 AS %2$s)), (CAST($2 AS %2$s))) v(k)"
+		" WHERE NOT EXISTS (SELECT FROM %3$s x WHERE x.%1$s %6$s v.k)"
 		" ORDER BY v.k ON CONFLICT (%1$s) DO NOTHING",
-		k, format_type_be_qualified(ratings_key_type), ratings_name, r, a),
+		k, format_type_be_qualified(ratings_key_type), ratings_name, r, a, eq),
 		4, types);
-	/* The rows locked above, by their TIDs (a TID scan, no index descent). */
-	types[0] = types[3] = TIDOID;
-	types[1] = types[4] = t->rating_type;
-	types[2] = types[5] = TIMESTAMPTZOID;
+	/*
+	 * The rows locked above, by table and TID (a TID scan, no index descent;
+	 * in each partition or child of the ratings table, the table filters).
+	 */
+	types[0] = types[4] = OIDOID;
+	types[1] = types[5] = TIDOID;
+	types[2] = types[6] = t->rating_type;
+	types[3] = types[7] = TIMESTAMPTZOID;
 	t->update_plan = prepare_kept(psprintf(
 		"UPDATE %1$s r SET %2$s = v.rating, %3$s = v.rated_at"
-		" FROM (VALUES ($1, $2, $3), ($4, $5, $6)) v(tid, rating, rated_at)"
-		" WHERE r.ctid OPERATOR(pg_catalog.=) v.tid",
+		" FROM (VALUES ($1, $2, $3, $4), ($5, $6, $7, $8)) v(tableoid, tid, rating, rated_at)"
+		" WHERE r.ctid OPERATOR(pg_catalog.=) v.tid AND r.tableoid OPERATOR(pg_catalog.=) v.tableoid",
 		ratings_name, r, a),
-		6, types);
+		8, types);
 	t->valid = true;
 }
 
@@ -515,6 +526,7 @@ typedef struct LockedRow
 	bool		rated_at_null;
 	ItemPointerData tid;		/* the locked version: FOR NO KEY UPDATE
 								 * returns the latest one */
+	Oid			tableoid;		/* the table (partition, child) holding it */
 } LockedRow;
 
 /* For errors in a stored rating: which player's row it is. */
@@ -561,9 +573,28 @@ lock_players(LiveTrigger *t, Datum *keys, TimestampTz played_at, LockedRow *rows
 		bool		rating_null;
 		Datum		rating = SPI_getbinval(tup, desc, 2, &rating_null);
 
+		/* (a unique index of a partitioned table spans its partitions, one
+		 * of an inheritance parent only the parent's own rows) */
+		if (row->found)
+		{
+			Oid			output;
+			bool		isvarlena;
+
+			getTypeOutputInfo(t->key_type, &output, &isvarlena);
+			ereport(ERROR,
+					errcode(ERRCODE_UNIQUE_VIOLATION),
+					errmsg("player %s has more than one row in %s",
+						   OidOutputFunctionCall(output, keys[is_player ? 0 : 1]),
+						   get_rel_name(t->ratings_relid)),
+					errdetail("Rows of %s and %s hold the same player; the unique key of an inheritance parent does not cover its children.",
+							  get_rel_name(row->tableoid),
+							  get_rel_name(DatumGetObjectId(SPI_getbinval(tup, desc, 5, &isnull)))),
+					errhint("Keep each player in one table of the hierarchy, or use a partitioned table, whose unique key spans its partitions."));
+		}
 		row->found = true;
 		row->idle_periods = 0.0;
 		row->tid = *(ItemPointer) DatumGetPointer(SPI_getbinval(tup, desc, 4, &isnull));
+		row->tableoid = DatumGetObjectId(SPI_getbinval(tup, desc, 5, &isnull));
 		row->rated_at = DatumGetTimestampTz(SPI_getbinval(tup, desc, 3, &row->rated_at_null));
 		if (!row->rated_at_null)
 			live_check_timestamp(row->rated_at, "rated_at");
@@ -598,7 +629,7 @@ glicko2_rate_games(PG_FUNCTION_ARGS)
 	HeapTuple	game;
 	TupleDesc	desc;
 	Datum		keys[2];
-	Datum		values[6];
+	Datum		values[8];
 	bool		isnull[4];
 	double		score;
 	TimestampTz played_at;
@@ -670,14 +701,14 @@ glicko2_rate_games(PG_FUNCTION_ARGS)
 											  RelationGetRelationName(trigdata->tg_relation)));
 
 	/* Both rows written; rated_at never moves back. */
-	values[0] = PointerGetDatum(&rows[0].tid);
-	values[1] = glicko2_rating_datum(t->rating_desc, &new_player);
-	values[2] = TimestampTzGetDatum(rows[0].rated_at_null ? played_at :
-									Max(rows[0].rated_at, played_at));
-	values[3] = PointerGetDatum(&rows[1].tid);
-	values[4] = glicko2_rating_datum(t->rating_desc, &new_opponent);
-	values[5] = TimestampTzGetDatum(rows[1].rated_at_null ? played_at :
-									Max(rows[1].rated_at, played_at));
+	for (int i = 0; i < 2; i++)
+	{
+		values[4 * i] = ObjectIdGetDatum(rows[i].tableoid);
+		values[4 * i + 1] = PointerGetDatum(&rows[i].tid);
+		values[4 * i + 2] = glicko2_rating_datum(t->rating_desc, i == 0 ? &new_player : &new_opponent);
+		values[4 * i + 3] = TimestampTzGetDatum(rows[i].rated_at_null ? played_at :
+												Max(rows[i].rated_at, played_at));
+	}
 	ret = SPI_execute_plan(t->update_plan, values, NULL, false, 0);
 	if (ret != SPI_OK_UPDATE || SPI_processed != 2)
 		elog(ERROR, "glicko2_rate_games: update of both players wrote %d rows",
