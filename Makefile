@@ -22,6 +22,11 @@ DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 # (glicko2--A.sql) that test/shell/upgrade.sh installs to test the update path.
 DATA = $(wildcard upgrade/$(EXTENSION)--*.sql)
 
+# docs/: the user documentation, installed with the extension into a directory
+# of its own, $(docdir)/extension/glicko2/ (below), so that names such as
+# reference.md cannot collide with another extension's.
+DOCS = $(wildcard docs/*.md)
+
 # Tests live in test/ (sql/, expected/, specs/), as in pgvector.
 REGRESS = $(patsubst test/sql/%.sql,%,$(sort $(wildcard test/sql/*.sql)))
 # fresh_fmgr needs test/helper (test-only, not shipped) installed in the
@@ -43,6 +48,17 @@ PG_CFLAGS = -fno-math-errno
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# PGXS installs DOCS into $(docdir)/$(docmoduledir) (extension/ for every
+# extension); its recipes read docmoduledir when they run, so this gives the
+# docs their own directory.  PGXS's uninstall names them with their docs/
+# prefix, so they are removed here by their own names.
+docmoduledir := extension/$(EXTENSION)
+uninstall: uninstall-docs
+uninstall-docs:
+	rm -f $(addprefix '$(DESTDIR)$(docdir)/$(docmoduledir)'/, $(notdir $(DOCS)))
+	-rmdir '$(DESTDIR)$(docdir)/$(docmoduledir)'
+.PHONY: uninstall-docs
 
 # Parts are joined with a blank line between them.
 $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) $(EXTENSION).control
