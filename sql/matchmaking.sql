@@ -20,23 +20,26 @@ CREATE FUNCTION glicko2_row_taken(row_id tid, taken bytea)
 COMMENT ON FUNCTION glicko2_row_taken(tid, bytea) IS
   'Internal to glicko2_pair and glicko2_lobbies: whether the row at row_id is in taken, the bitmap of row ids they build (bit block * MaxHeapTuplesPerPage + line pointer - 1, least significant first); the filter of their delete, a sequential scan rather than a TID scan of each row';
 
-CREATE FUNCTION glicko2_pair(queue regclass, max_gap float8 DEFAULT 100, widen float8 DEFAULT 5,
+-- player_type: a value of the queue key's type (NULL::bigint), the type the
+-- ids come back in, as jsonb_populate_record's first argument names a row type.
+CREATE FUNCTION glicko2_pair(queue regclass, player_type anyelement,
+                             max_gap float8 DEFAULT 100, widen float8 DEFAULT 5,
                              player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
                              queued_column name DEFAULT 'queued_at')
-  RETURNS TABLE (player_a text, player_b text, p_win float8, gap float8,
+  RETURNS TABLE (player_a anyelement, player_b anyelement, p_win float8, gap float8,
                  rating_a glicko2_rating, rating_b glicko2_rating,
                  waited_a interval, waited_b interval)
   AS 'MODULE_PATHNAME', 'glicko2_pair_sql'
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION glicko2_pair(regclass, float8, float8, name, name, name) IS
-  'Pairs the waiting players of a queue table (player_id, rating glicko2_rating, queued_at timestamptz) for one-on-one games: the most pairs, then the least sum of squared rating gaps, optimal over the whole pool; a pair''s gap at most max_gap + widen * seconds waited for both (and anyone rated between); player_a is the higher rated, p_win its glicko2_win_probability; locks with SKIP LOCKED and deletes the paired rows in the calling transaction';
+COMMENT ON FUNCTION glicko2_pair(regclass, anyelement, float8, float8, name, name, name) IS
+  'Pairs the waiting players of a queue table (player_id, rating glicko2_rating, queued_at timestamptz) for one-on-one games, player ids in the key''s own type, named by player_type (NULL::bigint): the most pairs, then the least sum of squared rating gaps, optimal over the whole pool; a pair''s gap at most max_gap + widen * seconds waited for both (and anyone rated between); player_a is the higher rated, p_win its glicko2_win_probability; locks with SKIP LOCKED and deletes the paired rows in the calling transaction';
 
-CREATE FUNCTION glicko2_lobbies(queue regclass, team_size int, teams int DEFAULT 2,
+CREATE FUNCTION glicko2_lobbies(queue regclass, player_type anyelement, team_size int, teams int DEFAULT 2,
                                 max_gap float8 DEFAULT 200, widen float8 DEFAULT 5,
                                 player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
                                 queued_column name DEFAULT 'queued_at')
-  RETURNS TABLE (lobby int, team int, player_id text, rating glicko2_rating, p_win float8, waited interval)
+  RETURNS TABLE (lobby int, team int, player_id anyelement, rating glicko2_rating, p_win float8, waited interval)
   AS 'MODULE_PATHNAME', 'glicko2_lobbies_sql'
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION glicko2_lobbies(regclass, int, int, float8, float8, name, name, name) IS
-  'Forms lobbies of teams * team_size players from a queue table (player_id, rating glicko2_rating, queued_at timestamptz): runs of similar rating, the most lobbies then the least sum of squared spreads, each spread at most max_gap + widen * seconds waited for every member; each split by glicko2_balance; p_win is the team''s glicko2_team_win_probability against the lobby''s other players; locks with SKIP LOCKED and deletes the placed rows in the calling transaction';
+COMMENT ON FUNCTION glicko2_lobbies(regclass, anyelement, int, int, float8, float8, name, name, name) IS
+  'Forms lobbies of teams * team_size players from a queue table (player_id, rating glicko2_rating, queued_at timestamptz), player ids in the key''s own type, named by player_type (NULL::bigint): runs of similar rating, the most lobbies then the least sum of squared spreads, each spread at most max_gap + widen * seconds waited for every member; each split by glicko2_balance; p_win is the team''s glicko2_team_win_probability against the lobby''s other players; locks with SKIP LOCKED and deletes the placed rows in the calling transaction';

@@ -27,6 +27,7 @@
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 #include "utils/tuplestore.h"
+#include "utils/typcache.h"
 
 #include "matchmaking_math.h"
 #include "rating.h"
@@ -223,7 +224,7 @@ typedef struct QueuedPlayer
 {
 	Glicko2Rating rating;
 	TimestampTz queued;
-	Datum		id;				/* text */
+	Datum		id;				/* the queue key, in its own type */
 	Datum		composite;		/* the rating as read, for the result */
 	ItemPointerData tid;
 	int			game;			/* 1, 2, ... or 0: left waiting */
@@ -259,9 +260,25 @@ huge_alloc(MemoryContext context, Size size, void **chunk)
 	return glicko_huge_start(*chunk, size);
 }
 
+/*
+ * The type of the queue's player column, which the results return: how to
+ * copy a value and to order two (the duplicate check, ties in a lobby).
+ */
+typedef struct KeyType
+{
+	Oid			type;
+	int16		len;
+	bool		byval;
+	char		align;
+	Oid			collation;		/* the column's, for a collatable type */
+	FmgrInfo   *cmp;			/* the type's btree order */
+	FmgrInfo	out;			/* for error messages */
+} KeyType;
+
 /* The players taken from a queue, and their games. */
 typedef struct TakenQueue
 {
+	KeyType		key;
 	int			n;				/* rows read and locked */
 	int			capacity;
 	QueuedPlayer *players;		/* in scan order */
@@ -308,17 +325,68 @@ pack_varlena(Packer *pack, const struct varlena *v)
 	return PointerGetDatum(at);
 }
 
-/* Text ids compared as strcmp would compare them (text has no NUL). */
-static int
-text_cmp(Datum a, Datum b)
+/* A copy of a fixed-length value passed by reference (a uuid), aligned. */
+static Datum
+pack_fixed(Packer *pack, const void *v, Size size)
 {
-	text	   *x = DatumGetTextPP(a),
-			   *y = DatumGetTextPP(b);
-	int			lx = VARSIZE_ANY_EXHDR(x),
-				ly = VARSIZE_ANY_EXHDR(y),
-				c = memcmp(VARDATA_ANY(x), VARDATA_ANY(y), Min(lx, ly));
+	char	   *at;
 
-	return c ? c : (lx > ly) - (lx < ly);
+	if ((Size) (pack->end - pack->next) < size + MAXIMUM_ALIGNOF)
+		pack_block(pack, size + MAXIMUM_ALIGNOF);
+	at = (char *) MAXALIGN(pack->next);
+	memcpy(at, v, size);
+	pack->next = at + size;
+	return PointerGetDatum(at);
+}
+
+/* The player column's key as the results give it; a value by reference is
+ * copied into the packer. */
+static Datum
+pack_key(Packer *pack, const KeyType *key, Datum value)
+{
+	if (key->byval)
+		return value;
+	if (key->len == -1)
+		return pack_varlena(pack, pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value)));
+	return pack_fixed(pack, DatumGetPointer(value), key->len);
+}
+
+/*
+ * Two keys in order: integers and text directly (text byte by byte, as
+ * strcmp would, whatever the collation: the order only breaks ties), any
+ * other type by its btree comparison.
+ */
+static int
+key_cmp(Datum a, Datum b, const KeyType *key)
+{
+	switch (key->type)
+	{
+		case INT2OID:
+			return (DatumGetInt16(a) > DatumGetInt16(b)) - (DatumGetInt16(a) < DatumGetInt16(b));
+		case INT4OID:
+			return (DatumGetInt32(a) > DatumGetInt32(b)) - (DatumGetInt32(a) < DatumGetInt32(b));
+		case INT8OID:
+			return (DatumGetInt64(a) > DatumGetInt64(b)) - (DatumGetInt64(a) < DatumGetInt64(b));
+		case TEXTOID:
+		case VARCHAROID:
+			{
+				text	   *x = DatumGetTextPP(a),
+						   *y = DatumGetTextPP(b);
+				int			lx = VARSIZE_ANY_EXHDR(x),
+							ly = VARSIZE_ANY_EXHDR(y),
+							c = memcmp(VARDATA_ANY(x), VARDATA_ANY(y), Min(lx, ly));
+
+				return c ? c : (lx > ly) - (lx < ly);
+			}
+	}
+	return DatumGetInt32(FunctionCall2Coll(key->cmp, key->collation, a, b));
+}
+
+/* A key as text, for an error message. */
+static char *
+key_string(const KeyType *key, Datum value)
+{
+	return OutputFunctionCall((FmgrInfo *) &key->out, value);
 }
 
 typedef struct IdPosition
@@ -328,11 +396,11 @@ typedef struct IdPosition
 } IdPosition;
 
 static int
-id_cmp(const void *a, const void *b)
+id_cmp(const void *a, const void *b, void *arg)
 {
 	const IdPosition *x = a,
 			   *y = b;
-	int			c = text_cmp(x->id, y->id);
+	int			c = key_cmp(x->id, y->id, arg);
 
 	return c ? c : (x->position > y->position) - (x->position < y->position);
 }
@@ -485,6 +553,46 @@ queue_column(Oid relid, const char *relname, const char *column,
 	return attnum;
 }
 
+/*
+ * The player column's type, which must be player_type's (the type the
+ * results give the ids in, from the call's player_type argument): a domain
+ * over it is read as it.
+ */
+static void
+set_key_type(Oid relid, const char *relname, AttrNumber attnum, Oid key_type, KeyType *key)
+{
+	Oid			column_type,
+				out;
+	int32		typmod;
+	bool		varlena;
+	TypeCacheEntry *cache;
+
+	get_atttypetypmodcoll(relid, attnum, &column_type, &typmod, &key->collation);
+	if (getBaseType(column_type) != key_type)
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("player_type %s does not match the player column \"%s\" of %s, of type %s",
+					   format_type_be(key_type), get_attname(relid, attnum, false), relname,
+					   format_type_be(column_type)),
+				errdetail("Player ids come back in the queue key's own type."),
+				errhint("Pass player_type as NULL::%s.", format_type_be(getBaseType(column_type))));
+	key->type = key_type;
+	get_typlenbyvalalign(key_type, &key->len, &key->byval, &key->align);
+	if (key->len == -2)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("player ids of type %s are not supported", format_type_be(key_type)));
+	cache = lookup_type_cache(key_type, TYPECACHE_CMP_PROC_FINFO);
+	if (!OidIsValid(cache->cmp_proc))
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_FUNCTION),
+				errmsg("could not identify a comparison function for type %s", format_type_be(key_type)),
+				errdetail("Players are told apart and ordered by their key: its type needs a default btree operator class."));
+	key->cmp = &cache->cmp_proc_finfo;
+	getTypeOutputInfo(key_type, &out, &varlena);
+	fmgr_info(out, &key->out);
+}
+
 /* The most players one call takes: their records in one allocation (and
  * mm_group_runs's 4 (n + 1) doubles, fewer bytes). */
 #define MAX_QUEUE ((int) (MaxAllocSize / sizeof(QueuedPlayer)))
@@ -500,36 +608,7 @@ typedef struct QueueReader
 	TakenQueue *q;
 	const char *relname;
 	const char *player_column;
-	Oid			id_type;		/* int2, int4, int8: read as is; else cast to text */
 } QueueReader;
-
-/* An integer id type, which the reader formats as text itself. */
-static bool
-integer_id(Oid type)
-{
-	return type == INT2OID || type == INT4OID || type == INT8OID;
-}
-
-/*
- * The player as text: an integer id formatted into buf (at least
- * VARHDRSZ_SHORT + MAXINT8LEN + 1 bytes) with the digits its ::text cast
- * gives, without the cast's two pallocs and calls a row; any other id comes
- * cast by the query.
- */
-static struct varlena *
-player_text(const QueueReader *reader, Datum value, char *buf)
-{
-	char	   *digits = buf + VARHDRSZ_SHORT;
-
-	if (!integer_id(reader->id_type))
-		return pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
-	if (reader->id_type == INT8OID)
-		pg_lltoa(DatumGetInt64(value), digits);
-	else
-		pg_ltoa(reader->id_type == INT4OID ? DatumGetInt32(value) : DatumGetInt16(value), digits);
-	SET_VARSIZE_SHORT(buf, VARHDRSZ_SHORT + strlen(digits));
-	return (struct varlena *) buf;
-}
 
 /*
  * Room for the rows the queue likely holds (its density at the last VACUUM
@@ -566,7 +645,7 @@ grow_players(TakenQueue *q, int capacity)
 	q->capacity = capacity;
 }
 
-/* A row: ctid, the player (an integer, or cast to text), the rating, the time queued. */
+/* A row: ctid, the player, the rating, the time queued. */
 static bool
 receive_player(TupleTableSlot *slot, DestReceiver *self)
 {
@@ -575,8 +654,6 @@ receive_player(TupleTableSlot *slot, DestReceiver *self)
 	Datum	   *values = slot->tts_values;
 	bool	   *nulls = slot->tts_isnull;
 	QueuedPlayer *p;
-	char		digits[VARHDRSZ_SHORT + MAXINT8LEN + 1];
-	struct varlena *id;
 
 	CHECK_FOR_INTERRUPTS();
 	slot_getallattrs(slot);
@@ -594,11 +671,10 @@ receive_player(TupleTableSlot *slot, DestReceiver *self)
 		ereport(ERROR,
 				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				errmsg("a row of %s has a NULL %s", reader->relname, reader->player_column));
-	id = player_text(reader, values[1], digits);
 	if (nulls[2])
 		ereport(ERROR,
 				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				errmsg("player %s has a NULL rating", text_to_cstring((text *) id)),
+				errmsg("player %s has a NULL rating", key_string(&q->key, values[1])),
 				errhint("Queue an unrated player with glicko2_rating()."));
 	if (!datum_try_glicko2(values[2], &p->rating))
 	{
@@ -606,7 +682,7 @@ receive_player(TupleTableSlot *slot, DestReceiver *self)
 		char		what[NAMEDATALEN + 32];
 
 		if (snprintf(what, sizeof(what), "the rating of player %s",
-					 text_to_cstring((text *) id)) >= (int) sizeof(what))
+					 key_string(&q->key, values[1])) >= (int) sizeof(what))
 			strcpy(what + sizeof(what) - 4, "...");
 		datum_get_glicko2(values[2], &p->rating, what);
 		elog(ERROR, "a rating in %s refused without a reason", reader->relname);
@@ -614,18 +690,18 @@ receive_player(TupleTableSlot *slot, DestReceiver *self)
 	if (nulls[3])
 		ereport(ERROR,
 				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				errmsg("player %s has a NULL time queued", text_to_cstring((text *) id)));
+				errmsg("player %s has a NULL time queued", key_string(&q->key, values[1])));
 	p->queued = DatumGetTimestampTz(values[3]);
 	if (TIMESTAMP_NOT_FINITE(p->queued))
 		ereport(ERROR,
 				errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				errmsg("player %s has time queued %s", text_to_cstring((text *) id),
+				errmsg("player %s has time queued %s", key_string(&q->key, values[1]),
 					   TIMESTAMP_IS_NOBEGIN(p->queued) ? "-infinity" : "infinity"),
 				errdetail("How long a player has waited needs the time they joined the queue."));
 	p->tid = *(ItemPointer) DatumGetPointer(values[0]);
 
 	/* The id and the rating as read, side by side (the result uses both). */
-	p->id = pack_varlena(&q->pack, id);
+	p->id = pack_key(&q->pack, &q->key, values[1]);
 	p->composite = pack_varlena(&q->pack, pg_detoast_datum_packed((struct varlena *) DatumGetPointer(values[2])));
 	q->n++;
 	return true;
@@ -671,7 +747,7 @@ check_not_null(FunctionCallInfo fcinfo, const char *const *names, int n)
  * record: that is this function's floor (bench/matchmaking.sh times it).
  */
 static void
-take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
+take_queue(Oid relid, Oid key_type, int team_size, int teams, double max_gap, double widen,
 		   const char *player_column, const char *rating_column,
 		   const char *queued_column, Oid rating_type, const char *extschema,
 		   TakenQueue *q)
@@ -719,6 +795,7 @@ take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 	queue_column(relid, relname, rating_column, "rating_column", rating_type, "glicko2_rating");
 	queue_column(relid, relname, queued_column, "queued_column", TIMESTAMPTZOID, "timestamptz");
 	unique = unique_column(relid, player_attnum);
+	set_key_type(relid, relname, player_attnum, key_type, &q->key);
 
 	/* Read and lock in one statement, the rows going into q. */
 	q->n = 0;
@@ -730,14 +807,12 @@ take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 	reader.q = q;
 	reader.relname = relname;
 	reader.player_column = player_column;
-	reader.id_type = get_atttype(relid, player_attnum);
 	read.dest = &reader.receiver;
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	/* Everything qualified: the caller's search_path cannot change what runs. */
-	sql = psprintf("SELECT ctid, %s%s, %s, %s FROM ONLY %s FOR UPDATE SKIP LOCKED",
-				   quote_identifier(player_column),
-				   integer_id(reader.id_type) ? "" : "::pg_catalog.text", quote_identifier(rating_column),
+	sql = psprintf("SELECT ctid, %s, %s, %s FROM ONLY %s FOR UPDATE SKIP LOCKED",
+				   quote_identifier(player_column), quote_identifier(rating_column),
 				   quote_identifier(queued_column), qualified);
 	if (SPI_execute_extended(sql, &read) < 0)
 		elog(ERROR, "reading queue %s failed", relname);
@@ -754,12 +829,12 @@ take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 			by_id[i].id = q->players[i].id;
 			by_id[i].position = i;
 		}
-		qsort(by_id, q->n, sizeof(IdPosition), id_cmp);
+		qsort_arg(by_id, q->n, sizeof(IdPosition), id_cmp, &q->key);
 		for (int i = 1; i < q->n; i++)
-			if (text_cmp(by_id[i].id, by_id[i - 1].id) == 0)
+			if (key_cmp(by_id[i].id, by_id[i - 1].id, &q->key) == 0)
 				ereport(ERROR,
 						errcode(ERRCODE_UNIQUE_VIOLATION),
-						errmsg("player %s is in the queue twice", TextDatumGetCString(by_id[i].id)),
+						errmsg("player %s is in the queue twice", key_string(&q->key, by_id[i].id)),
 						errhint("Give the queue a unique key on its player column."));
 	}
 
@@ -804,25 +879,26 @@ take_queue(Oid relid, int team_size, int teams, double max_gap, double widen,
 }
 
 /*
- * glicko2_pair(queue, max_gap, widen, player_column, rating_column,
- * queued_column): one-on-one games from a queue, one row a pair, the higher
+ * glicko2_pair(queue, player_type, max_gap, widen, player_column,
+ * rating_column, queued_column): one-on-one games from a queue, one row a pair, the higher
  * rated first; the pairs are deleted from the queue.
  */
 PG_FUNCTION_INFO_V1(glicko2_pair_sql);
 Datum
 glicko2_pair_sql(PG_FUNCTION_ARGS)
 {
-	static const char *const names[] = {"queue", NULL, "widen", "player_column",
+	static const char *const names[] = {"queue", NULL, NULL, "widen", "player_column",
 	"rating_column", "queued_column"};
 	TupleDesc	desc;
 	Tuplestorestate *store;
 	TakenQueue	q;
 
-	check_not_null(fcinfo, names, 6);
+	check_not_null(fcinfo, names, 7);
 	store = materialized_result(fcinfo, &desc, "glicko2_pair");
-	take_queue(PG_GETARG_OID(0), 1, 2, PG_ARGISNULL(1) ? INFINITY : PG_GETARG_FLOAT8(1),
-			   PG_GETARG_FLOAT8(2), NameStr(*PG_GETARG_NAME(3)), NameStr(*PG_GETARG_NAME(4)),
-			   NameStr(*PG_GETARG_NAME(5)), TupleDescAttr(desc, 4)->atttypid,
+	take_queue(PG_GETARG_OID(0), TupleDescAttr(desc, 0)->atttypid, 1, 2,
+			   PG_ARGISNULL(2) ? INFINITY : PG_GETARG_FLOAT8(2),
+			   PG_GETARG_FLOAT8(3), NameStr(*PG_GETARG_NAME(4)), NameStr(*PG_GETARG_NAME(5)),
+			   NameStr(*PG_GETARG_NAME(6)), TupleDescAttr(desc, 4)->atttypid,
 			   own_schema(fcinfo), &q);
 
 	/* The pairs in rating order; team 1 is the higher rated of each. */
@@ -845,7 +921,7 @@ glicko2_pair_sql(PG_FUNCTION_ARGS)
 			glicko_prefetch_read(&q.players[q.order[q.first[g + 16]]]);
 			glicko_prefetch_read(&q.players[q.order[q.first[g + 16] + 1]]);
 		}
-		if (g + 8 < q.games)
+		if (g + 8 < q.games && !q.key.byval)
 		{
 			glicko_prefetch_read(DatumGetPointer(q.players[q.order[q.first[g + 8]]].id));
 			glicko_prefetch_read(DatumGetPointer(q.players[q.order[q.first[g + 8] + 1]].id));
@@ -865,7 +941,7 @@ glicko2_pair_sql(PG_FUNCTION_ARGS)
 
 /* Lobby members in result order: lobby, team, best first, then by player. */
 static int
-member_cmp(const void *a, const void *b)
+member_cmp(const void *a, const void *b, void *key)
 {
 	const QueuedPlayer *x = *(const QueuedPlayer *const *) a,
 			   *y = *(const QueuedPlayer *const *) b;
@@ -876,12 +952,12 @@ member_cmp(const void *a, const void *b)
 		return x->team < y->team ? -1 : 1;
 	if (x->rating.rating != y->rating.rating)
 		return x->rating.rating > y->rating.rating ? -1 : 1;
-	return text_cmp(x->id, y->id);
+	return key_cmp(x->id, y->id, key);
 }
 
 /*
- * glicko2_lobbies(queue, team_size, teams, max_gap, widen, player_column,
- * rating_column, queued_column): lobbies of teams x team_size from a queue,
+ * glicko2_lobbies(queue, player_type, team_size, teams, max_gap, widen,
+ * player_column, rating_column, queued_column): lobbies of teams x team_size from a queue,
  * one row a player, with the team's chance against the lobby's other
  * players; the players placed are deleted from the queue.
  */
@@ -889,7 +965,7 @@ PG_FUNCTION_INFO_V1(glicko2_lobbies_sql);
 Datum
 glicko2_lobbies_sql(PG_FUNCTION_ARGS)
 {
-	static const char *const names[] = {"queue", "team_size", "teams", NULL, "widen",
+	static const char *const names[] = {"queue", NULL, "team_size", "teams", NULL, "widen",
 	"player_column", "rating_column", "queued_column"};
 	TupleDesc	desc;
 	Tuplestorestate *store;
@@ -902,21 +978,21 @@ glicko2_lobbies_sql(PG_FUNCTION_ARGS)
 				size,
 				k = 0;
 
-	check_not_null(fcinfo, names, 8);
+	check_not_null(fcinfo, names, 9);
 	store = materialized_result(fcinfo, &desc, "glicko2_lobbies");
-	teams = PG_GETARG_INT32(2);
-	take_queue(PG_GETARG_OID(0), PG_GETARG_INT32(1), teams,
-			   PG_ARGISNULL(3) ? INFINITY : PG_GETARG_FLOAT8(3), PG_GETARG_FLOAT8(4),
-			   NameStr(*PG_GETARG_NAME(5)), NameStr(*PG_GETARG_NAME(6)),
-			   NameStr(*PG_GETARG_NAME(7)), TupleDescAttr(desc, 3)->atttypid,
+	teams = PG_GETARG_INT32(3);
+	take_queue(PG_GETARG_OID(0), TupleDescAttr(desc, 2)->atttypid, PG_GETARG_INT32(2), teams,
+			   PG_ARGISNULL(4) ? INFINITY : PG_GETARG_FLOAT8(4), PG_GETARG_FLOAT8(5),
+			   NameStr(*PG_GETARG_NAME(6)), NameStr(*PG_GETARG_NAME(7)),
+			   NameStr(*PG_GETARG_NAME(8)), TupleDescAttr(desc, 3)->atttypid,
 			   own_schema(fcinfo), &q);
-	size = PG_GETARG_INT32(1) * teams;
+	size = PG_GETARG_INT32(2) * teams;
 
 	members = palloc(sizeof(QueuedPlayer *) * (q.placed ? q.placed : 1));
 	for (int i = 0; i < q.n; i++)
 		if (q.players[i].game > 0)
 			members[k++] = &q.players[i];
-	qsort(members, k, sizeof(QueuedPlayer *), member_cmp);
+	qsort_arg(members, k, sizeof(QueuedPlayer *), member_cmp, &q.key);
 
 	/* Each lobby's teams: the team's composite against the others'. */
 	side = palloc(sizeof(Glicko2Rating) * (k > 0 ? size : 1));	/* a lobby fits the queue */
