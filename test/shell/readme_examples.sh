@@ -106,6 +106,11 @@ PY
     if [ -s "$base.err" ] && grep -q 'ERROR' "$base.err"; then
       echo "FAILED: $f:$line reported an error"; cat "$base.err"; failed=$((failed + 1)); continue
     fi
+    # DOC_FILL=DIR (while writing): the output of each block whose text block
+    # is still empty goes to DIR, for the writer to paste.
+    if [ -n "${DOC_FILL:-}" ] && [ -e "$base.expected" ] && [ -z "$(tr -d '[:space:]' <"$base.expected")" ]; then
+      cp "$base.out" "$DOC_FILL/$(echo "$f" | tr / _):$line"; continue
+    fi
     if [ -e "$base.expected" ]; then
       # psql pads the last column and ends with a blank line.
       trim() { sed 's/[[:space:]]*$//' "$1" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'; }
@@ -118,10 +123,12 @@ done
 
 # The getting-started reaches a leaderboard with intervals: README.md's
 # ratings table was filled by its close, and the guard is on its games.
+if [[ " ${files[*]} " == *" README.md "* ]]; then
 [ "$(psql -X -At -d glicko2_doc_readme -c "SELECT count(*) > 0 FROM ratings")" = t ] ||
   { echo "FAILED: README's close rated nobody"; failed=$((failed + 1)); }
 [ "$(psql -X -At -d glicko2_doc_readme -c "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'games'::regclass AND tgfoid = 'glicko2_refuse_closed_games'::regproc")" = 2 ] ||
   { echo "FAILED: README's games table is not guarded"; failed=$((failed + 1)); }
+fi
 
 echo "$ran blocks run, $failed failed"
 [ "$failed" -eq 0 ] && [ "$ran" -gt 0 ]
