@@ -3,7 +3,7 @@
 # only where it is missing.  Extra packages can be named as arguments.
 set -euo pipefail
 
-packages=(make gcc postgresql-15 postgresql-server-dev-15 python3-networkx "$@")
+packages=(make gcc postgresql-15 postgresql-server-dev-15 python3-networkx nodejs "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,99 @@
+// Rating a league with the extension itself: the matches copied into a table,
+// every period closed with glicko2_close_matches for each method, the ratings
+// after each close read back from the history tables.  Runs psql against the
+// cluster of PGHOST/PGPORT (eval/run.sh starts a throwaway one).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { matchRows } from './sim.js';
+
+export function psql(sql, { file } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'glicko2-eval-'));
+  try {
+    const script = join(dir, 'script.sql');
+    writeFileSync(script, sql);
+    const out = spawnSync('psql', ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-f', script],
+                          { encoding: 'utf8', maxBuffer: 1 << 30 });
+    if (out.status !== 0) throw new Error(`psql failed: ${out.stderr}`);
+    return out.stdout;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Which methods the installed extension's glicko2_close_matches accepts.
+export function extensionMethods(candidates) {
+  psql('CREATE EXTENSION IF NOT EXISTS glicko2;');
+  return candidates.filter((m) => {
+    try {
+      psql(`BEGIN;
+CREATE TEMP TABLE r (player_id int PRIMARY KEY, rating glicko2_rating);
+CREATE TEMP TABLE g (match_id int, period int, player_id int, team int, place int);
+INSERT INTO g VALUES (1, 1, 1, 1, 1), (1, 1, 2, 2, 2);
+CALL glicko2_close_matches('r', 'g', 1, '${m}', unguarded => true);
+ROLLBACK;`);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+// Closes every period of one league with each method; returns
+// { closes: {method: [Map id -> rating] per period}, seconds: {method: s},
+//   refused: {method: 'the error'} } (a refused close leaves the periods
+// closed before it; later ones are missing from closes).
+// initialRd: every player's rating row made before period 1 (1500, initialRd,
+// 0.06), or null to let the closes add players at the default 1500/350/0.06.
+export function rateWithExtension(schema, matches, periods, methods, { tau = 0.5, initialRd = null } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'glicko2-eval-'));
+  try {
+    const csv = join(dir, 'matches.csv'), out = join(dir, 'history.csv');
+    writeFileSync(csv, matchRows(matches).map((r) => r.join(',')).join('\n') + '\n');
+    const ids = [...new Set(matches.flatMap((m) => m.teams.flatMap((t) => t.players)))];
+    let sql = `SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS glicko2;
+DROP SCHEMA IF EXISTS ${schema} CASCADE;
+CREATE SCHEMA ${schema};
+SET search_path = ${schema}, public;
+CREATE TABLE matches (match_id int, period int, player_id int, team int, place int);
+\\copy matches FROM '${csv}' CSV
+CREATE INDEX ON matches (period);
+ANALYZE matches;
+CALL glicko2_guard_games('matches');
+`;
+    for (const m of methods) {
+      sql += `CREATE TABLE r_${m} (player_id int PRIMARY KEY, rating glicko2_rating);
+CREATE TABLE h_${m} (player_id int, period int, rating glicko2_rating);
+`;
+      if (initialRd !== null)
+        sql += `INSERT INTO r_${m} SELECT unnest(ARRAY[${ids.join(',')}]), ROW(1500, ${initialRd}, 0.06)::glicko2_rating;\n`;
+    }
+    psql(sql);
+    const seconds = {}, refused = {};
+    for (const m of methods) {
+      let closes = `SET search_path = ${schema}, public;\nSELECT clock_timestamp() AS t0 \\gset\n`;
+      for (let p = 1; p <= periods; p++)
+        closes += `CALL glicko2_close_matches('r_${m}', 'matches', ${p}, '${m}', tau => ${tau}, history => 'h_${m}');\n`;
+      closes += `SELECT extract(epoch FROM clock_timestamp() - :'t0'::timestamptz);\n`;
+      try {
+        seconds[m] = Number(psql(closes).trim());
+      } catch (e) {
+        const hit = /ERROR:\s*(.*)/.exec(e.message);
+        refused[m] = hit ? hit[1] : e.message;
+      }
+    }
+    psql(`\\copy (${methods.map((m) => `SELECT '${m}', period, player_id, (rating).rating, (rating).rd, (rating).volatility FROM ${schema}.h_${m}`).join(' UNION ALL ')}) TO '${out}' CSV\n`);
+    const closes = Object.fromEntries(methods.map((m) => [m, Array.from({ length: periods }, () => new Map())]));
+    for (const line of readFileSync(out, 'utf8').split('\n')) {
+      if (!line) continue;
+      const [m, p, id, rating, rd, volatility] = line.split(',');
+      closes[m][Number(p) - 1].set(Number(id), { rating: Number(rating), rd: Number(rd), volatility: Number(volatility) });
+    }
+    for (const m of methods) closes[m] = closes[m].filter((c) => c.size > 0);
+    return { closes, seconds, refused };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,153 @@
+// The evaluation of issue 25 (eval/README.md): simulated team leagues with
+// hidden strengths, rated by the extension's methods, by an independent
+// reference implementation of the team model, and by TrueSkill and OpenSkill;
+// scored by predictive log loss, correlation, slope and interval coverage.
+//   node eval/run.js [--size full|ci] [--seed N] [--out DIR] [--formats a,b]
+//                    [--worlds sum,mean] [--initial-rd RD] [--no-peers] [--check]
+// Needs a cluster (PGHOST...) with the extension installed: eval/run.sh.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { FORMATS, simulate } from './lib/sim.js';
+import { byPeriod, glickoProbability, referenceCloses, scoreGlicko, scorePeer } from './lib/raters.js';
+import { loadPeers } from './lib/peers.js';
+import { extensionMethods, psql, rateWithExtension } from './lib/pg.js';
+
+const SIZES = {
+  // issue 25's leagues
+  full: { players: 600, periods: 30, rounds: 12, from: 10 },
+  // seconds, for CI (test/shell/evaluation.sh)
+  ci: { players: 48, periods: 8, rounds: 6, from: 3 },
+};
+
+const args = process.argv.slice(2);
+const opt = (name, def) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : def; };
+const flag = (name) => args.includes(`--${name}`);
+const size = SIZES[opt('size', 'full')];
+if (!size) throw new Error('--size must be full or ci');
+const seed = Number(opt('seed', 25));
+const outDir = opt('out', 'eval/out');
+const formats = opt('formats', Object.keys(FORMATS).join(',')).split(',');
+const worlds = opt('worlds', 'sum,mean').split(',');
+const initialRd = opt('initial-rd', null);
+const GLICKO = ['sum', 'mean', 'individual', 'composite'];
+
+const inExtension = extensionMethods(GLICKO);
+const peers = flag('no-peers') ? [] : (await loadPeers()) ?? [];
+if (!flag('no-peers') && peers.length === 0)
+  console.error('TrueSkill/OpenSkill not installed (cd eval && npm ci): peers left out');
+const refOpts = initialRd === null ? {} : { initialRd: Number(initialRd) };
+const log = (s) => console.error(s);
+log(`extension methods: ${inExtension.join(', ')}; reference: sum, mean; peers: ${peers.map((p) => p.name).join(', ') || 'none'}`);
+
+const results = [];
+const checks = [];
+let failed = false;
+
+// The extension's ratings must be the reference implementation's (1e-9).
+function agreement(format, world, method, ext, ref) {
+  let worst = 0;
+  ext.forEach((close, k) => {
+    for (const [id, r] of close) {
+      const q = ref[k].get(id);
+      if (!q) { worst = Infinity; continue; }
+      for (const f of ['rating', 'rd', 'volatility'])
+        worst = Math.max(worst, Math.abs(r[f] - q[f]) / Math.max(1, Math.abs(q[f])));
+    }
+    if (close.size !== ref[k].size) worst = Infinity;
+  });
+  const ok = worst <= 1e-9;
+  checks.push({ check: `extension = reference, ${format} ${world} '${method}'`, worst, ok });
+  if (!ok) failed = true;
+}
+
+// The extension's glicko2_team_win_probability against the harness's formula
+// (the one the predictions use), on teams of the league's last ratings.
+function probabilityCheck(format, method, matches, close) {
+  const ratingOf = (id) => close.get(id);
+  const pairs = matches.slice(-40).flatMap((m) => m.teams.slice(1).map((t) => [m.teams[0].players, t.players]));
+  const arr = (ps) => `ARRAY[${ps.map((id) => { const r = ratingOf(id); return `ROW(${r.rating},${r.rd},${r.volatility})`; }).join(',')}]::glicko2_rating[]`;
+  const withMethod = method === 'sum' || method === 'mean' || inExtension.includes('sum');
+  const sql = pairs.map(([a, b]) => `SELECT glicko2_team_win_probability(${arr(a)}, ${arr(b)}${withMethod ? `, '${method}'` : ''});`).join('\n');
+  const got = psql(sql).trim().split('\n').map(Number);
+  let worst = 0;
+  pairs.forEach(([a, b], k) => { worst = Math.max(worst, Math.abs(got[k] - glickoProbability(method, a, b, ratingOf))); });
+  const ok = worst <= 1e-12;
+  checks.push({ check: `glicko2_team_win_probability = harness formula, ${format} '${method}'`, worst, ok });
+  if (!ok) failed = true;
+}
+
+const t0 = Date.now();
+for (const format of formats) {
+  const league = simulate(format, { ...size, seed });
+  for (const world of worlds) {
+    const matches = league.worlds[world];
+    const periods = byPeriod(matches, size.periods);
+    const row = (method, source, r, seconds) => {
+      results.push({ format, world, method, source, ...r, seconds });
+      log(`${format} ${world} ${method} (${source}): log loss ${r.log_loss.toFixed(4)}, r ${r.correlation.toFixed(3)}, slope ${r.slope.toFixed(3)}, inside ${r.coverage.toFixed(1)} %, mean RD ${r.mean_rd.toFixed(0)}`);
+    };
+    const ext = rateWithExtension(`l_${format.replace(/\W/g, '')}_${world}`, matches, size.periods, inExtension,
+                                  { initialRd: initialRd === null ? null : Number(initialRd) });
+    for (const method of GLICKO) {
+      if (inExtension.includes(method) && ext.refused[method]) {
+        const at = ext.closes[method].length + 1;
+        const worst = Math.max(...ext.closes[method].flatMap((c) => [...c.values()].map((r) => Math.abs(r.rating - 1500))));
+        results.push({ format, world, method, source: 'extension',
+                       refused: `close of period ${at} refused (${ext.refused[method]}); largest |rating - 1500| written before: ${worst.toPrecision(3)}` });
+        log(`${format} ${world} ${method} (extension): ${results.at(-1).refused}`);
+      } else if (inExtension.includes(method)) {
+        row(method, 'extension', scoreGlicko(method, periods, league.strengths, ext.closes[method], size.from), ext.seconds[method]);
+        if (method === 'composite' || inExtension.includes('sum'))
+          probabilityCheck(format, method, periods[size.periods - 1], ext.closes[method][size.periods - 2]);
+      }
+      if (method === 'sum' || method === 'mean') {
+        const t = Date.now();
+        const ref = referenceCloses(method, periods, refOpts);
+        const seconds = (Date.now() - t) / 1000;
+        if (inExtension.includes(method)) agreement(format, world, method, ext.closes[method], ref);
+        else row(method, 'reference', scoreGlicko(method, periods, league.strengths, ref, size.from), seconds);
+        // In 1v1 every method is the paper's Glicko-2: the reference's 'sum'
+        // must be the extension's 'composite' (checks glicko2.js before the
+        // team methods exist in C).
+        if (format === '1v1' && method === 'sum' && inExtension.includes('composite'))
+          agreement(format, world, 'sum = composite', ext.closes.composite, ref);
+      }
+    }
+    for (const peer of peers) {
+      const t = Date.now();
+      row(peer.name, 'npm', scorePeer(peer, periods, league.strengths, size.from), (Date.now() - t) / 1000);
+    }
+  }
+}
+
+// Goals (issue 25), for the method that matches the world.
+const goals = [];
+for (const format of formats)
+  for (const world of worlds) {
+    const r = results.find((x) => x.format === format && x.world === world && x.method === world);
+    const ts = results.find((x) => x.format === format && x.world === world && x.method === 'trueskill');
+    goals.push({ format, world, method: world, source: r.source,
+                 slope: r.slope >= 0.9 && r.slope <= 1.1, coverage: r.coverage >= 92 && r.coverage <= 97,
+                 log_loss: ts ? r.log_loss <= ts.log_loss : null });
+  }
+
+const fmt = (x, d) => x.toFixed(d);
+let md = `| format | world | method | log loss | correlation | slope | % inside ±2 RD | mean RD |\n|---|---|---|---|---|---|---|---|\n`;
+for (const r of results)
+  md += r.refused ? `| ${FORMATS[r.format].label} | ${r.world} | ${r.method} | ${r.refused} | | | | |\n`
+    : `| ${FORMATS[r.format].label} | ${r.world} | ${r.method}${r.source === 'reference' ? ' (reference)' : ''} | ${fmt(r.log_loss, 4)} | ${fmt(r.correlation, 3)} | ${fmt(r.slope, 3)} | ${fmt(r.coverage, 1)} | ${fmt(r.mean_rd, 0)} |\n`;
+md += `\n| format | world | method | slope 0.9-1.1 | 92-97 % inside | log loss <= TrueSkill |\n|---|---|---|---|---|---|\n`;
+const yn = (b) => (b === null ? 'n/a' : b ? 'met' : 'MISSED');
+for (const g of goals)
+  md += `| ${FORMATS[g.format].label} | ${g.world} | ${g.method} | ${yn(g.slope)} | ${yn(g.coverage)} | ${yn(g.log_loss)} |\n`;
+if (checks.length) {
+  md += `\n| check | worst difference | |\n|---|---|---|\n`;
+  for (const c of checks) md += `| ${c.check} | ${c.worst.toExponential(2)} | ${c.ok ? 'ok' : 'FAILED'} |\n`;
+}
+const settings = { ...size, seed, formats, worlds, initial_rd: initialRd === null ? 350 : Number(initialRd),
+                   extension_methods: inExtension, peers: peers.map((p) => p.name), seconds: (Date.now() - t0) / 1000 };
+mkdirSync(outDir, { recursive: true });
+writeFileSync(`${outDir}/results.json`, JSON.stringify({ settings, results, goals, checks }, null, 1) + '\n');
+writeFileSync(`${outDir}/results.md`, md);
+console.log(md);
+console.log(`settings: ${JSON.stringify(settings)}`);
+if (flag('check') && failed) process.exit(1);

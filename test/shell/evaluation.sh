@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# evaluation.sh — the evaluation of the team methods (eval/, docs/evaluation.md)
+# at a tiny size, without the npm peers (no network): simulated 'sum' and
+# 'mean' leagues rated by the extension and by the independent reference
+# implementation of the team model (eval/lib/team_model.js).  Fails when
+#   - the extension's ratings differ from the reference's by more than 1e-9
+#     (where the extension has 'sum'/'mean'; in 1v1 its 'composite', the paper's
+#     one-on-one update, against the reference), or glicko2_team_win_probability
+#     from the harness's formula;
+#   - 'sum' is not far better calibrated than 'composite' on a small sum world:
+#     Hunt-like and 4v4 leagues, % of hidden strengths inside rating +- 2 RD.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+command -v node >/dev/null || { echo "node is missing (Debian package nodejs)"; exit 1; }
+db=glicko2_evaluation
+out=$(mktemp -d)
+dropdb --if-exists "$db" >/dev/null 2>&1
+createdb "$db"
+trap 'dropdb --if-exists "$db" >/dev/null; rm -rf "$out"' EXIT
+if ! PGDATABASE=$db node eval/run.js --size ci --no-peers --check --out "$out" >"$out/log" 2>&1; then
+  cat "$out/log"; exit 1
+fi
+cat "$out/results.md"
+node - "$out/results.json" <<'JS'
+const { readFileSync } = require('node:fs');
+const { results, checks } = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+let bad = 0;
+const fail = (s) => { console.log(`FAILED: ${s}`); bad++; };
+if (!checks.some((c) => c.check.startsWith('extension = reference'))) fail('no agreement check ran');
+for (const c of checks) if (!c.ok) fail(`${c.check}: worst difference ${c.worst}`);
+const get = (format, method) => results.find((r) => r.format === format && r.world === 'sum' && r.method === method);
+for (const format of ['hunt', '4v4']) {
+  const s = get(format, 'sum'), c = get(format, 'composite');
+  console.log(`${format} sum world: 'sum' ${s.coverage.toFixed(1)} % inside, slope ${s.slope.toFixed(2)}; 'composite' ${c.coverage.toFixed(1)} %, slope ${c.slope.toFixed(2)}`);
+  if (!(s.coverage >= 88)) fail(`${format}: 'sum' has only ${s.coverage} % inside +- 2 RD`);
+  if (!(c.coverage <= s.coverage - 20)) fail(`${format}: 'composite' (${c.coverage} %) is not far below 'sum' (${s.coverage} %)`);
+  if (!(c.slope >= 1.3)) fail(`${format}: 'composite' slope ${c.slope} does not show its compression`);
+}
+process.exit(bad ? 1 : 0);
+JS
