@@ -130,5 +130,24 @@ if [[ " ${files[*]} " == *" README.md "* ]]; then
   { echo "FAILED: README's games table is not guarded"; failed=$((failed + 1)); }
 fi
 
+# docs/reference.md names every object of the extension: each routine,
+# type, table and event trigger that CREATE EXTENSION makes.
+if [[ " ${files[*]} " == *" docs/reference.md "* ]]; then
+  missing=$(psql -X -At -d glicko2_doc_reference -c "
+    SELECT DISTINCT coalesce(p.proname::text, t.typname::text, c.relname::text, e.evtname::text)
+    FROM pg_depend d
+    LEFT JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
+    LEFT JOIN pg_type t ON d.classid = 'pg_type'::regclass AND t.oid = d.objid
+    LEFT JOIN pg_class c ON d.classid = 'pg_class'::regclass AND c.oid = d.objid
+    LEFT JOIN pg_event_trigger e ON d.classid = 'pg_event_trigger'::regclass AND e.oid = d.objid
+    WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+      AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'glicko2')
+    ORDER BY 1" | while read -r name; do
+      if [ -n "$name" ] && ! grep -q "\b$name\b" docs/reference.md; then echo "$name"; fi; done)
+  if [ -n "$missing" ]; then
+    echo "FAILED: docs/reference.md does not name: $missing"; failed=$((failed + 1))
+  fi
+fi
+
 echo "$ran blocks run, $failed failed"
 [ "$failed" -eq 0 ] && [ "$ran" -gt 0 ]
