@@ -53,6 +53,16 @@ CREATE POLICY glicko2_closes_record ON glicko2_closes FOR INSERT
   WITH CHECK (pg_catalog.has_table_privilege(ratings::pg_catalog.oid, 'UPDATE'));
 GRANT SELECT, INSERT ON glicko2_closes TO PUBLIC;
 
+-- Every write path's last check (src/write_check.c): an error unless a
+-- statement wrote as many rows as it meant to (42501 where row-level
+-- security narrowed it, 55000 where a trigger or rule did).
+CREATE FUNCTION glicko2_require_written(relation regclass, written bigint, meant bigint, what text)
+  RETURNS void
+  AS 'MODULE_PATHNAME', 'glicko2_require_written_sql'
+  LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_require_written(regclass, bigint, bigint, text) IS
+  'Helper of every write path (closes, replay, recompute, history): an ERROR naming the table, what and both counts unless written = meant; SQLSTATE 42501 where row-level security applies to the table for this role, else 55000';
+
 -- The type of a column, or an error naming the column and the argument that names it.
 CREATE FUNCTION glicko2_column_type(rel regclass, col name, argument text)
   RETURNS regtype
@@ -350,11 +360,11 @@ COMMENT ON FUNCTION glicko2_close_ratings(text, text, float8, float8, text, text
 CREATE FUNCTION glicko2_close_compute(
   ratings_query text, games_query text, tau float8, max_rd float8,
   what text DEFAULT NULL, VARIADIC params text[] DEFAULT '{}',
-  OUT handle bigint, OUT sides bigint)
+  OUT handle bigint, OUT sides bigint, OUT known bigint, OUT new_players bigint)
   AS 'MODULE_PATHNAME', 'glicko2_close_compute'
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION glicko2_close_compute(text, text, float8, float8, text, text[]) IS
-  'Helper of glicko2_close_apply: the pass of glicko2_close_ratings (same arguments), its results kept in this backend until glicko2_close_finish or the end of the (sub)transaction that computed them; returns their handle and the number of game sides';
+  'Helper of glicko2_close_apply: the pass of glicko2_close_ratings (same arguments), its results kept in this backend until glicko2_close_finish or the end of the (sub)transaction that computed them; returns their handle, the number of game sides, of players read from the ratings and of new players';
 
 CREATE FUNCTION glicko2_close_result(handle bigint, player anyelement)
   RETURNS glicko2_rating
@@ -602,6 +612,9 @@ DECLARE
   n_sides bigint;
   n_updated bigint;
   n_written bigint;
+  n_known bigint;
+  n_meant_new bigint;
+  n_history bigint;
   handle bigint;
   in_place boolean;
   key_type regtype := @extschema@.glicko2_column_type(ratings, player_column, 'player_column');
@@ -638,13 +651,14 @@ BEGIN
     history_sql := format(
       ', hist AS (INSERT INTO %1$s (player_id, period, rating)'
       '  SELECT x.player, CAST($%3$s AS %2$s), x.rating'
-      '  FROM (SELECT player, rating FROM updated UNION ALL SELECT player, rating FROM inserted) x)',
+      '  FROM (SELECT player, rating FROM updated UNION ALL SELECT player, rating FROM inserted) x'
+      '  RETURNING 1)',
       history, @extschema@.glicko2_column_type(history, 'period', 'history'),
       CASE WHEN in_place THEN 2 ELSE 4 END);
   END IF;
 
   IF in_place THEN
-    SELECT k.handle, k.sides INTO handle, n_sides
+    SELECT k.handle, k.sides, k.known, k.new_players INTO handle, n_sides, n_known, n_meant_new
     FROM @extschema@.glicko2_close_compute(ratings_sql, games_sql, tau, max_rd, what,
                                            period_text, games_option) k;
     -- Every row of the ratings set from the kept pass; the new players added.
@@ -661,12 +675,17 @@ BEGIN
     ELSE
       EXECUTE format('WITH updated AS (%1$s RETURNING t.%3$I AS player, t.%4$I AS rating),'
                      ' inserted AS (%2$s RETURNING %3$I AS player, %4$I AS rating) %5$s'
-                     ' SELECT (SELECT count(*) FROM updated), (SELECT count(*) FROM inserted)',
+                     ' SELECT (SELECT count(*) FROM updated), (SELECT count(*) FROM inserted),'
+                     ' (SELECT count(*) FROM hist)',
                      update_sql, insert_sql, player_column, rating_column, history_sql)
-        INTO n_updated, n_new
+        INTO n_updated, n_new, n_history
         USING handle, period_text;
     END IF;
     SELECT f.written, f.played INTO n_written, n_played FROM @extschema@.glicko2_close_finish(handle) f;
+    -- Every row the pass read updated (row-level security can narrow an
+    -- UPDATE to fewer rows than the SELECT read), every new player added.
+    PERFORM @extschema@.glicko2_require_written(ratings, n_updated, n_known, 'update of ' || what),
+            @extschema@.glicko2_require_written(ratings, n_new, n_meant_new, 'insert of new players of ' || what);
     IF n_written <> n_updated THEN
       RAISE EXCEPTION 'period % of % not closed: % ratings were computed for % rows updated',
                       period_text, ratings, n_written, n_updated
@@ -693,14 +712,23 @@ BEGIN
         INSERT INTO %3$s (%1$I, %2$I) SELECT c.player, c.rating FROM computed c WHERE c.is_new
         RETURNING %7$s
       ) %5$s
-      SELECT u.n + i.n, u.played + i.n, i.n, c.sides
+      SELECT u.n + i.n, u.played + i.n, i.n, c.sides, u.n, c.known, c.new, %8$s
       FROM (SELECT count(*) AS n, count(*) FILTER (WHERE played) AS played FROM updated) u,
            (SELECT count(*) AS n FROM inserted) i,
-           (SELECT coalesce(sum(games), 0) AS sides FROM computed) c
+           (SELECT coalesce(sum(games), 0) AS sides, count(*) FILTER (WHERE NOT is_new) AS known,
+                   count(*) FILTER (WHERE is_new) AS new FROM computed) c
       $sql$, player_column, rating_column, ratings, key_type, history_sql,
-             updated_returning, inserted_returning);
-    EXECUTE close_sql INTO n_players, n_played, n_new, n_sides
+             updated_returning, inserted_returning,
+             CASE WHEN history IS NULL THEN 'NULL::bigint' ELSE '(SELECT count(*) FROM hist)' END);
+    EXECUTE close_sql INTO n_players, n_played, n_new, n_sides, n_updated, n_known, n_meant_new, n_history
       USING ratings_sql, games_sql, tau, period_text, max_rd, what, games_option;
+    -- Every row the pass read updated, every new player added: a trigger,
+    -- rule or policy that skipped one fails the close.
+    PERFORM @extschema@.glicko2_require_written(ratings, n_updated, n_known, 'update of ' || what),
+            @extschema@.glicko2_require_written(ratings, n_new, n_meant_new, 'insert of new players of ' || what);
+  END IF;
+  IF history IS NOT NULL THEN
+    PERFORM @extschema@.glicko2_require_written(history, n_history, n_players, 'history of ' || what);
   END IF;
 
   BEGIN
@@ -757,6 +785,31 @@ $$;
 COMMENT ON FUNCTION glicko2_advantage_check(regclass, float8, name) IS
   'Helper of glicko2_close_period and glicko2_evaluate: an error unless advantage is finite, given with home_column when not 0, and home_column is a boolean column of games';
 
+-- The columns of a games table (glicko2_close_period, glicko2_replay): both
+-- player columns of the ratings key's type, a numeric score.
+CREATE FUNCTION glicko2_games_check(games regclass, ratings regclass, player_column name, key_type regtype,
+                                    game_player_column name, opponent_column name, score_column name)
+  RETURNS void
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  score_type regtype;
+BEGIN
+  PERFORM @extschema@.glicko2_key_column_check(games, game_player_column, 'game_player_column',
+                                               ratings, player_column, key_type),
+          @extschema@.glicko2_key_column_check(games, opponent_column, 'opponent_column',
+                                               ratings, player_column, key_type);
+  score_type := @extschema@.glicko2_column_type(games, score_column, 'score_column');
+  IF score_type NOT IN ('float8', 'float4', 'numeric', 'int2', 'int4', 'int8') THEN
+    RAISE EXCEPTION 'column "%" of % is %, not a number', score_column, games, score_type
+      USING ERRCODE = '42804';
+  END IF;
+END
+$$;
+COMMENT ON FUNCTION glicko2_games_check(regclass, regclass, name, regtype, name, name, name) IS
+  'Helper of glicko2_close_period and glicko2_replay: refuses a games table whose player columns are not of the ratings key''s type or whose score column is not a number, naming the column';
+
 CREATE PROCEDURE glicko2_close_period(
   ratings regclass, games regclass, period anyelement,
   tau float8 DEFAULT 0.5, max_rd float8 DEFAULT 350, history regclass DEFAULT NULL,
@@ -773,7 +826,6 @@ CREATE PROCEDURE glicko2_close_period(
 AS $$
 DECLARE
   c record;
-  score_type regtype;
   last_number bigint;
   advantage_sql text := '';
 BEGIN
@@ -790,15 +842,8 @@ BEGIN
   END IF;
   c := @extschema@.glicko2_close_check('glicko2_close_period', ratings, games, 'games', period,
                                        tau, max_rd, history, player_column, rating_column, period_column);
-  PERFORM @extschema@.glicko2_key_column_check(games, game_player_column, 'game_player_column',
-                                               ratings, player_column, c.key_type),
-          @extschema@.glicko2_key_column_check(games, opponent_column, 'opponent_column',
-                                               ratings, player_column, c.key_type);
-  score_type := @extschema@.glicko2_column_type(games, score_column, 'score_column');
-  IF score_type NOT IN ('float8', 'float4', 'numeric', 'int2', 'int4', 'int8') THEN
-    RAISE EXCEPTION 'column "%" of % is %, not a number', score_column, games, score_type
-      USING ERRCODE = '42804';
-  END IF;
+  PERFORM @extschema@.glicko2_games_check(games, ratings, player_column, c.key_type,
+                                          game_player_column, opponent_column, score_column);
 
   last_number := @extschema@.glicko2_close_lock(ratings, games, c.period_type, c.period_text);
   PERFORM @extschema@.glicko2_close_guard(ratings, games, c.period_text, period_column, unguarded);

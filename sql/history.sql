@@ -262,6 +262,26 @@ CREATE POLICY glicko2_closes_redo ON glicko2_closes FOR DELETE
 COMMENT ON POLICY glicko2_closes_redo ON glicko2_closes IS
   'glicko2_replay and glicko2_recompute delete the records of the periods they close again: allowed to roles that may update the ratings table';
 
+-- Deletes every row of a table the caller can see, or fails whole
+-- (glicko2_require_written) if a policy, trigger or rule kept one.
+CREATE FUNCTION glicko2_empty(relation regclass, what text)
+  RETURNS void
+  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  meant bigint;
+  written bigint;
+BEGIN
+  EXECUTE format('SELECT count(*) FROM %s', relation) INTO meant;
+  EXECUTE format('DELETE FROM %s', relation);
+  GET DIAGNOSTICS written = ROW_COUNT;
+  PERFORM @extschema@.glicko2_require_written(relation, written, meant, what);
+END
+$$;
+COMMENT ON FUNCTION glicko2_empty(regclass, text) IS
+  'Helper of glicko2_replay and glicko2_recompute: deletes every row of relation the caller can read, or an ERROR (glicko2_require_written) naming what if a policy, trigger or rule kept some';
+
 -- Rebuilds a ratings table from nothing by closing every period of the games
 -- in order with glicko2_close_period (which does all the checking and
 -- rating); one transaction.
@@ -283,17 +303,27 @@ AS $$
 DECLARE
   period_type regtype;
   p text;
+  key_type regtype;
 BEGIN
   IF ratings IS NULL OR games IS NULL THEN
     RAISE EXCEPTION 'ratings and games must not be NULL' USING ERRCODE = '22004';
   END IF;
+  -- Every argument and column checked as each close will check them, before
+  -- anything is emptied.
+  PERFORM @extschema@.glicko2_advantage_check(games, advantage, home_column);
   period_type := @extschema@.glicko2_column_type(games, period_column, 'period_column');
+  EXECUTE format('SELECT c.key_type FROM @extschema@.glicko2_close_check($1, $2, $3, $4, CAST(NULL AS %s),'
+                 ' $5, $6, $7, $8, $9, $10) c', period_type)
+    INTO key_type USING 'glicko2_replay', ratings, games, 'games', tau, max_rd, history,
+                        player_column, rating_column, period_column;
+  PERFORM @extschema@.glicko2_games_check(games, ratings, player_column, key_type,
+                                          game_player_column, opponent_column, score_column);
   -- As a close does: closes of this table wait, readers do not.
   EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', ratings);
 
-  EXECUTE format('DELETE FROM %s', ratings);
+  PERFORM @extschema@.glicko2_empty(ratings, 'emptying the ratings for glicko2_replay');
   IF history IS NOT NULL THEN
-    EXECUTE format('DELETE FROM %s', history);
+    PERFORM @extschema@.glicko2_empty(history, 'emptying the history for glicko2_replay');
   END IF;
   DELETE FROM @extschema@.glicko2_closes c WHERE c.ratings = glicko2_replay.ratings;
 
@@ -341,6 +371,9 @@ DECLARE
   advantages float8[];
   home_columns name[];
   kept bigint;
+  meant_deleted bigint;
+  meant_updated bigint;
+  written bigint;
 BEGIN
   IF ratings IS NULL OR games IS NULL OR period IS NULL THEN
     RAISE EXCEPTION 'ratings, games and period must not be NULL' USING ERRCODE = '22004';
@@ -370,9 +403,10 @@ BEGIN
   FROM @extschema@.glicko2_closes c
   WHERE c.ratings = glicko2_recompute.ratings AND c.close_number = first_number - 1;
 
-  -- Ratings as they were after the period before (none before the first).
+  -- Ratings as they were after the period before (none before the first);
+  -- every statement must write every row it means to.
   IF before IS NULL THEN
-    EXECUTE format('DELETE FROM %s', ratings);
+    PERFORM @extschema@.glicko2_empty(ratings, 'emptying the ratings for glicko2_recompute');
   ELSE
     EXECUTE format('SELECT count(*) FROM %s h WHERE h.period = CAST($1 AS %s)', history, history_type)
       INTO kept USING before;
@@ -382,15 +416,30 @@ BEGIN
               DETAIL = format('The ratings of %s before period %s cannot be read back.', ratings, period_text),
               HINT = 'Rebuild everything with glicko2_replay.';
     END IF;
+    EXECUTE format('SELECT count(*) FILTER (WHERE h.player_id IS NULL), count(h.player_id) FROM %1$s r
+                      LEFT JOIN %2$s h ON h.player_id = r.%3$I AND h.period = CAST($1 AS %4$s)',
+                   ratings, history, player_column, history_type)
+      INTO meant_deleted, meant_updated USING before;
     EXECUTE format('DELETE FROM %1$s r WHERE NOT EXISTS
                       (SELECT FROM %2$s h WHERE h.player_id = r.%3$I AND h.period = CAST($1 AS %4$s))',
                    ratings, history, player_column, history_type) USING before;
+    GET DIAGNOSTICS written = ROW_COUNT;
+    PERFORM @extschema@.glicko2_require_written(ratings, written, meant_deleted,
+                                                'delete of players new since period ' || before || ' for glicko2_recompute');
     EXECUTE format('UPDATE %1$s r SET %4$I = h.rating FROM %2$s h
                     WHERE h.player_id = r.%3$I AND h.period = CAST($1 AS %5$s)',
                    ratings, history, player_column, rating_column, history_type) USING before;
+    GET DIAGNOSTICS written = ROW_COUNT;
+    PERFORM @extschema@.glicko2_require_written(ratings, written, meant_updated,
+                                                'rollback of the ratings to period ' || before || ' for glicko2_recompute');
   END IF;
+  EXECUTE format('SELECT count(*) FROM %s h WHERE h.period >= CAST($1 AS %s)', history, history_type)
+    INTO meant_deleted USING period_text;
   EXECUTE format('DELETE FROM %s h WHERE h.period >= CAST($1 AS %s)', history, history_type)
     USING period_text;
+  GET DIAGNOSTICS written = ROW_COUNT;
+  PERFORM @extschema@.glicko2_require_written(history, written, meant_deleted,
+                                              'delete of the history from period ' || period_text || ' for glicko2_recompute');
 
   -- Close again, in the order closed, each with its own tau, max_rd, unguarded and advantage.
   SELECT array_agg(c.period ORDER BY c.close_number), array_agg(c.tau ORDER BY c.close_number),

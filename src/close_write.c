@@ -4,10 +4,12 @@
  * row, with no join:
  *
  *   glicko2_close_compute(ratings_query, games_query, tau, max_rd, what,
- *                         VARIADIC params, OUT handle bigint, OUT sides bigint)
+ *                         VARIADIC params, OUT handle bigint, OUT sides bigint,
+ *                         OUT known bigint, OUT new_players bigint)
  *       runs the pass of close_pass.c (every bad game an ERROR first) and
  *       keeps its results under a handle, until glicko2_close_finish or the
- *       end of the (sub)transaction that computed them;
+ *       end of the (sub)transaction that computed them; known and
+ *       new_players count the rows the writes must then touch;
  *   glicko2_close_result(handle, player)  -> glicko2_rating
  *       the player's new rating (NULL: unrated and idle), for
  *       UPDATE ratings SET rating = glicko2_close_result(h, player_id);
@@ -109,11 +111,12 @@ glicko2_close_compute(PG_FUNCTION_ARGS)
 	KeptClose  *kept;
 	ClosePassArgs args;
 	TupleDesc	desc;
-	Datum		values[2];
-	bool		nulls[2] = {false, false};
+	Datum		values[4];
+	bool		nulls[4] = {false, false, false, false};
 	const CloseResult *results;
 	uint32		n;
 	int64		sides = 0;
+	int64		new_players = 0;
 
 	close_pass_args(fcinfo, &args);
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
@@ -126,7 +129,10 @@ glicko2_close_compute(PG_FUNCTION_ARGS)
 	kept->pass = close_pass_run(context, rating_type_of(fcinfo), &args);
 	results = close_pass_results(kept->pass, &n);
 	for (uint32 i = 0; i < n; i++)
+	{
 		sides += results[i].games;
+		new_players += results[i].is_new;
+	}
 
 	kept->handle = ++last_handle;
 	kept->next = kept_closes;
@@ -137,6 +143,8 @@ glicko2_close_compute(PG_FUNCTION_ARGS)
 
 	values[0] = Int64GetDatum(kept->handle);
 	values[1] = Int64GetDatum(sides);
+	values[2] = Int64GetDatum((int64) n - new_players);
+	values[3] = Int64GetDatum(new_players);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }
 

@@ -40,6 +40,7 @@
 
 #include "live.h"
 #include "rating.h"
+#include "write_check.h"
 
 /* Trigger options, 'name=value' after the ratings table (strings in the entry's cxt). */
 typedef struct LiveOptions
@@ -61,6 +62,7 @@ typedef struct LiveTrigger
 {
 	Oid			trigger_oid;	/* hash key */
 	bool		valid;			/* false after DDL on either table */
+	int			active;			/* games being rated with it (nested) */
 	MemoryContext cxt;			/* what a build allocates; reset by the next */
 	Oid			games_relid;
 	Oid			ratings_relid;
@@ -445,7 +447,7 @@ release_invalid(LiveTrigger *keep)
 
 	hash_seq_init(&status, live_triggers);
 	while ((t = hash_seq_search(&status)) != NULL)
-		if (t != keep && !t->valid && t->cxt != NULL)
+		if (t != keep && !t->valid && t->active == 0 && t->cxt != NULL)
 		{
 			free_plans(t);
 			MemoryContextDelete(t->cxt);
@@ -478,7 +480,13 @@ get_trigger(TriggerData *trigdata, Oid extension_namespace)
 		memset((char *) t + sizeof(Oid), 0, sizeof(LiveTrigger) - sizeof(Oid));
 		t->valid = false;
 	}
-	if (!t->valid || t->games_relid != RelationGetRelid(trigdata->tg_relation))
+	/*
+	 * (not while a game it rates is under way: a nested call uses the same
+	 * statements, which the plan cache revalidates, and the columns of the
+	 * games table cannot change while it is being written)
+	 */
+	if ((!t->valid || t->games_relid != RelationGetRelid(trigdata->tg_relation)) &&
+		t->active == 0)
 	{
 		release_invalid(t);
 		build_trigger(t, trigdata, extension_namespace);
@@ -619,6 +627,8 @@ lock_players(LiveTrigger *t, Datum *keys, TimestampTz played_at, LockedRow *rows
 /* Tries at locking both rows: a missing player is added once, then found. */
 #define LOCK_TRIES 3
 
+static void rate_game(LiveTrigger *t, TriggerData *trigdata);
+
 /* glicko2_rate_games(): AFTER INSERT ... FOR EACH ROW on a games table. */
 PG_FUNCTION_INFO_V1(glicko2_rate_games);
 Datum
@@ -626,6 +636,40 @@ glicko2_rate_games(PG_FUNCTION_ARGS)
 {
 	TriggerData *trigdata = (TriggerData *) fcinfo->context;
 	LiveTrigger *t;
+
+	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_AFTER(trigdata->tg_event) ||
+		!TRIGGER_FIRED_FOR_ROW(trigdata->tg_event) ||
+		!TRIGGER_FIRED_BY_INSERT(trigdata->tg_event))
+		ereport(ERROR,
+				errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				errmsg("glicko2_rate_games must be an AFTER INSERT ... FOR EACH ROW trigger"));
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "glicko2_rate_games: SPI_connect failed");
+	t = get_trigger(trigdata, get_func_namespace(fcinfo->flinfo->fn_oid));
+	/*
+	 * While it runs, its statements stay: a trigger of the ratings table can
+	 * invalidate them and write a game of another league, whose live trigger
+	 * would otherwise free them (release_invalid) under this one.
+	 */
+	t->active++;
+	PG_TRY();
+	{
+		rate_game(t, trigdata);
+	}
+	PG_FINALLY();
+	{
+		t->active--;
+	}
+	PG_END_TRY();
+	SPI_finish();
+	return PointerGetDatum(NULL);
+}
+
+/* One game rated (glicko2_rate_games), inside its SPI connection. */
+static void
+rate_game(LiveTrigger *t, TriggerData *trigdata)
+{
 	HeapTuple	game;
 	TupleDesc	desc;
 	Datum		keys[2];
@@ -638,18 +682,8 @@ glicko2_rate_games(PG_FUNCTION_ARGS)
 				new_opponent;
 	GlickoStatus status;
 	int			tries = 0;
+	uint64		added = 0;
 	int			ret;
-
-	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_AFTER(trigdata->tg_event) ||
-		!TRIGGER_FIRED_FOR_ROW(trigdata->tg_event) ||
-		!TRIGGER_FIRED_BY_INSERT(trigdata->tg_event))
-		ereport(ERROR,
-				errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-				errmsg("glicko2_rate_games must be an AFTER INSERT ... FOR EACH ROW trigger"));
-
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "glicko2_rate_games: SPI_connect failed");
-	t = get_trigger(trigdata, get_func_namespace(fcinfo->flinfo->fn_oid));
 
 	/* The game, checked before anything is written. */
 	game = trigdata->tg_trigtuple;
@@ -675,6 +709,15 @@ glicko2_rate_games(PG_FUNCTION_ARGS)
 	/* Both rows locked in key order; missing players added as unrated. */
 	while (!lock_players(t, keys, played_at, rows))
 	{
+		/*
+		 * Still missing after an insert that added nobody: not a concurrent
+		 * insert (the lock would see it now) but a trigger, rule or policy
+		 * of the ratings table that dropped or hid the row.
+		 */
+		if (tries > 0 && added == 0)
+			glicko2_require_written(t->ratings_relid, 0, 1,
+									psprintf("adding a new player of a game written to %s",
+											 RelationGetRelationName(trigdata->tg_relation)));
 		if (++tries >= LOCK_TRIES)
 			ereport(ERROR,
 					errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
@@ -690,6 +733,7 @@ glicko2_rate_games(PG_FUNCTION_ARGS)
 		if (ret != SPI_OK_INSERT)
 			elog(ERROR, "glicko2_rate_games: insert of new players failed: %s",
 				 SPI_result_code_string(ret));
+		added = SPI_processed;
 	}
 
 	status = glicko2_live_game(&rows[0].rating, rows[0].idle_periods,
@@ -710,10 +754,7 @@ glicko2_rate_games(PG_FUNCTION_ARGS)
 												Max(rows[i].rated_at, played_at));
 	}
 	ret = SPI_execute_plan(t->update_plan, values, NULL, false, 0);
-	if (ret != SPI_OK_UPDATE || SPI_processed != 2)
-		elog(ERROR, "glicko2_rate_games: update of both players wrote %d rows",
-			 (int) SPI_processed);
-
-	SPI_finish();
-	return PointerGetDatum(NULL);
+	glicko2_require_written(t->ratings_relid, ret == SPI_OK_UPDATE ? (int64) SPI_processed : 0, 2,
+							psprintf("live rating of a game written to %s",
+									 RelationGetRelationName(trigdata->tg_relation)));
 }

@@ -22,6 +22,7 @@
 #include "utils/float.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
+#include "rewrite/prs2lock.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
 #include "utils/syscache.h"
@@ -33,6 +34,7 @@
 #include "rating.h"
 #include "rows.h"
 #include "taken_rows.h"
+#include "write_check.h"
 
 static void
 poll_interrupts(void)
@@ -154,6 +156,24 @@ report_balance(MmStatus status, int bad_party, int n, int teams)
 	}
 }
 
+/* A player's party number and position, to find each party's first member. */
+typedef struct PartyMember
+{
+	int32		value;
+	int			position;
+} PartyMember;
+
+static int
+party_member_cmp(const void *a, const void *b)
+{
+	const PartyMember *x = a,
+			   *y = b;
+
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return (x->position > y->position) - (x->position < y->position);
+}
+
 /* glicko2_balance(ratings, teams, parties): the fairest split, team per position. */
 PG_FUNCTION_INFO_V1(glicko2_balance_sql);
 Datum
@@ -183,28 +203,39 @@ glicko2_balance_sql(PG_FUNCTION_ARGS)
 		bool	   *nulls;
 		int			np = array_elements(PG_GETARG_ARRAYTYPE_P(2), INT4OID, "parties",
 										&values, &nulls);
+		PartyMember *members;
+		int			m = 0;
 
 		if (np != n)
 			ereport(ERROR,
 					errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 					errmsg("parties has %d elements, ratings %d", np, n),
 					errdetail("parties gives the party of each player in ratings, NULL for none."));
-		/* Parties renumbered 1, 2, ... by first member; NULL is no party. */
+		/*
+		 * Parties renumbered by first member (its position + 1); NULL is no
+		 * party.  Sorted by (value, position): each member's first is the
+		 * first of its run (O(n log n), a large lobby of lone parties too).
+		 */
+		members = palloc(sizeof(PartyMember) * n);
 		party = palloc0(sizeof(int) * n);
 		party_value = palloc0(sizeof(int) * (n + 1));
 		for (int i = 0; i < n; i++)
-		{
-			if (nulls[i])
-				continue;
-			for (int j = 0; j < i && party[i] == 0; j++)
-				if (!nulls[j] && DatumGetInt32(values[j]) == DatumGetInt32(values[i]))
-					party[i] = party[j];
-			if (party[i] == 0)
+			if (!nulls[i])
 			{
-				party[i] = i + 1;
-				party_value[i + 1] = DatumGetInt32(values[i]);
+				members[m].value = DatumGetInt32(values[i]);
+				members[m++].position = i;
 			}
+		qsort(members, m, sizeof(PartyMember), party_member_cmp);
+		for (int k = 0, first = 0; k < m; k++)
+		{
+			if (k == 0 || members[k].value != members[k - 1].value)
+			{
+				first = members[k].position;
+				party_value[first + 1] = members[k].value;
+			}
+			party[members[k].position] = first + 1;
 		}
+		pfree(members);
 	}
 
 	team = palloc(sizeof(int) * n);
@@ -727,6 +758,29 @@ check_not_null(FunctionCallInfo fcinfo, const char *const *names, int n)
 }
 
 /*
+ * A rule on DELETE of the queue would replace or add to the delete of the
+ * placed players (DO INSTEAD NOTHING keeps them queued, to be placed again):
+ * refused before anything is read.
+ */
+static void
+refuse_delete_rules(Oid relid, const char *relname)
+{
+	Relation	rel = relation_open(relid, AccessShareLock);
+	RuleLock   *rules = rel->rd_rules;
+	bool		found = false;
+
+	for (int i = 0; rules != NULL && i < rules->numLocks; i++)
+		found |= rules->rules[i]->event == CMD_DELETE;
+	relation_close(rel, AccessShareLock);
+	if (found)
+		ereport(ERROR,
+				errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				errmsg("queue %s has a rule on DELETE", relname),
+				errdetail("Placed players are taken off the queue by a DELETE, which a rule would replace or extend."),
+				errhint("Drop the rule, or use a trigger that lets the delete happen."));
+}
+
+/*
  * Lock the queue rows no other transaction holds (FOR UPDATE SKIP LOCKED),
  * plan games of teams x team_size with them (plan_games), delete the players
  * placed: all in the caller's transaction.  q is filled in the caller's
@@ -789,6 +843,7 @@ take_queue(Oid relid, Oid key_type, int team_size, int teams, double max_gap, do
 				errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				errmsg("queue %s is not a table", relname),
 				errdetail("Players are taken off the queue by their row's ctid, which only a plain table has, one per table."));
+	refuse_delete_rules(relid, relname);
 	qualified = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 										   get_rel_name(relid));
 	player_attnum = queue_column(relid, relname, player_column, "player_column", InvalidOid, NULL);
@@ -866,14 +921,10 @@ take_queue(Oid relid, Oid key_type, int team_size, int teams, double max_gap, do
 		plan = SPI_prepare_cursor(sql, 1, &argtype, CURSOR_OPT_GENERIC_PLAN);
 		if (plan == NULL)
 			elog(ERROR, "preparing the delete from queue %s failed", relname);
-		if (SPI_execute_plan(plan, &arg, NULL, false, 0) != SPI_OK_DELETE)
-			elog(ERROR, "deleting from queue %s failed", relname);
-		if (SPI_processed != (uint64) q->placed)
-			ereport(ERROR,
-					errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					errmsg("deleted " UINT64_FORMAT " of the %d players taken from %s",
-						   SPI_processed, q->placed, relname),
-					errdetail("A rule or trigger on the queue changed the delete; nothing was taken."));
+		/* (a policy or trigger that keeps a row fails the call: see write_check.c) */
+		glicko2_require_written(relid,
+								SPI_execute_plan(plan, &arg, NULL, false, 0) == SPI_OK_DELETE ? (int64) SPI_processed : 0,
+								q->placed, psprintf("taking the placed players off queue %s", relname));
 		SPI_finish();
 	}
 }

@@ -124,6 +124,52 @@ party_member_cmp(const void *a, const void *b)
 	return x->player < y->player ? -1 : x->player > y->player;
 }
 
+/* A unit's sort key: size, then (if by_rating) rating sum, then its number. */
+typedef struct UnitKey
+{
+	int			size;
+	double		rating_sum;
+	int			unit;
+} UnitKey;
+
+static int
+unit_key_cmp(const void *a, const void *b)
+{
+	const UnitKey *x = a,
+			   *y = b;
+
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	if (x->rating_sum != y->rating_sum)
+		return x->rating_sum > y->rating_sum ? -1 : 1;
+	return (x->unit > y->unit) - (x->unit < y->unit);
+}
+
+/*
+ * u->order: units largest first, among equals (if by_rating) the highest
+ * rated first, then by number (first player): what a stable insertion sort
+ * gave, in O(n log n) (an insertion sort of a million units ran for
+ * minutes).
+ */
+static void
+units_order(Units *u, bool by_rating, const MmEnv *env)
+{
+	UnitKey    *keys = env->alloc(sizeof(UnitKey) * (u->count ? u->count : 1));
+
+	for (int k = 0; k < u->count; k++)
+	{
+		keys[k].size = u->size[k];
+		keys[k].rating_sum = by_rating ? u->rating_sum[k] : 0.0;
+		keys[k].unit = k;
+	}
+	if (env->poll)
+		env->poll();
+	qsort(keys, u->count, sizeof(UnitKey), unit_key_cmp);
+	for (int k = 0; k < u->count; k++)
+		u->order[k] = keys[k].unit;
+	env->release(keys);
+}
+
 /* Gather parties into units; false (and *bad_party) if one exceeds max_size. */
 static bool
 units_build(Units *u, const Glicko2Rating *players, const int *party, int n,
@@ -182,18 +228,8 @@ units_build(Units *u, const Glicko2Rating *players, const int *party, int n,
 	env->release(leader);
 	if (!ok)
 		return false;
-	/* Largest first (they are the hardest to place), stable: insertion sort. */
-	for (int k = 0; k < u->count; k++)
-	{
-		int			j = k;
-
-		while (j > 0 && u->size[u->order[j - 1]] < u->size[k])
-		{
-			u->order[j] = u->order[j - 1];
-			j--;
-		}
-		u->order[j] = k;
-	}
+	/* Largest first (they are the hardest to place), then by first player. */
+	units_order(u, false, env);
 	return true;
 }
 
@@ -391,12 +427,15 @@ move_unit(Teams *t, const Units *u, int k, int from, int to)
 /* Place units largest first; worst_fit: into the roomiest team, else the
  * team with the lowest mean rating so far.  False if a unit fits nowhere. */
 static bool
-greedy_place(Teams *t, const Units *u, int *unit_team, bool worst_fit)
+greedy_place(Teams *t, const Units *u, int *unit_team, bool worst_fit, const MmEnv *env)
 {
 	for (int i = 0; i < u->count; i++)
 	{
 		int			k = u->order[i],
 					pick = -1;
+
+		if (env->poll && i % POLL_EVERY == 0)
+			env->poll();
 
 		for (int e = 0; e < t->count; e++)
 		{
@@ -416,25 +455,30 @@ greedy_place(Teams *t, const Units *u, int *unit_team, bool worst_fit)
 	return true;
 }
 
-/* Best improving swaps of two equal-sized units between teams until none
- * lowers the cost (or MM_MAX_SWAP_ROUNDS); returns the cost reached. */
+/*
+ * Best improving swaps of two equal-sized units between teams until none
+ * lowers the cost (or MM_MAX_SWAP_ROUNDS); returns the cost reached.  A
+ * round costs about count^2 / 2 trials of teams^2 / 2 pair costs each, and
+ * starts only if *budget (pair costs left for the lobby) covers it: the
+ * search is bounded by MM_SWAP_BUDGET whatever the lobby (a huge one keeps
+ * its greedy split).
+ */
 static double
-improve_by_swaps(Teams *t, const Units *u, int *unit_team, const MmEnv *env)
+improve_by_swaps(Teams *t, const Units *u, int *unit_team, double *budget,
+				 const MmEnv *env)
 {
 	double		cost = teams_cost(t);
-	/* A round tries count^2 / 2 swaps: huge lobbies get fewer rounds (none
-	 * past about 45 000 units, where the greedy split stands). */
-	double		rounds = fmin(MM_MAX_SWAP_ROUNDS,
-							  floor(MM_SWAP_BUDGET / ((double) u->count * u->count)));
+	double		round_cost = (double) u->count * (u->count - 1) / 2.0 *
+		((double) t->count * (t->count - 1) / 2.0);
+	long		trials = 0;
 
-	for (int round = 0; round < rounds && cost > 0.0; round++)
+	for (int round = 0; round < MM_MAX_SWAP_ROUNDS && cost > 0.0 && round_cost <= *budget; round++)
 	{
 		int			best_a = -1,
 					best_b = -1;
 		double		best = cost;
 
-		if (env->poll)
-			env->poll();
+		*budget -= round_cost;
 		for (int a = 0; a < u->count; a++)
 			for (int b = a + 1; b < u->count; b++)
 			{
@@ -442,6 +486,8 @@ improve_by_swaps(Teams *t, const Units *u, int *unit_team, const MmEnv *env)
 							tb = unit_team[b];
 				double		c;
 
+				if (env->poll && ++trials % POLL_EVERY == 0)
+					env->poll();
 				if (ta == tb || u->size[a] != u->size[b])
 					continue;
 				move_unit(t, u, a, ta, tb);
@@ -490,29 +536,18 @@ mm_balance_heuristic(const Glicko2Rating *players, const int *party, int n,
 	double		best;
 	uint64_t	state = 0x9E3779B97F4A7C15ULL;
 	int			restarts;
+	double		budget = MM_SWAP_BUDGET;
 
 	if (status != MM_OK)
 		return status;
 	/* Among units of one size, the highest rated first. */
-	for (int i = 1; i < u.count; i++)
-	{
-		int			k = u.order[i],
-					j = i;
-
-		while (j > 0 && u.size[u.order[j - 1]] == u.size[k] &&
-			   u.rating_sum[u.order[j - 1]] < u.rating_sum[k])
-		{
-			u.order[j] = u.order[j - 1];
-			j--;
-		}
-		u.order[j] = k;
-	}
+	units_order(&u, true, env);
 	unit_team = env->alloc(sizeof(int) * u.count);
 	best_team = env->alloc(sizeof(int) * u.count);
-	if (!greedy_place(&t, &u, unit_team, false))
+	if (!greedy_place(&t, &u, unit_team, false, env))
 	{
 		teams_init(&t, n, teams);
-		if (!greedy_place(&t, &u, unit_team, true))
+		if (!greedy_place(&t, &u, unit_team, true, env))
 		{
 			env->release(unit_team);
 			env->release(best_team);
@@ -520,7 +555,7 @@ mm_balance_heuristic(const Glicko2Rating *players, const int *party, int n,
 			return MM_PARTIES_DO_NOT_FIT;
 		}
 	}
-	best = improve_by_swaps(&t, &u, unit_team, env);
+	best = improve_by_swaps(&t, &u, unit_team, &budget, env);
 	memcpy(best_team, unit_team, sizeof(int) * u.count);
 
 	/* Each start costs about count^2 swap trials a round: fewer beyond 64 units. */
@@ -559,7 +594,7 @@ mm_balance_heuristic(const Glicko2Rating *players, const int *party, int n,
 		if (!placed)
 			continue;
 		{
-			double		c = improve_by_swaps(&t, &u, unit_team, env);
+			double		c = improve_by_swaps(&t, &u, unit_team, &budget, env);
 
 			if (c < best)
 			{

@@ -17,10 +17,13 @@
 #define MM_EXACT_PLAYERS 16
 /* Larger lobbies too when they have at most this many distinct splits. */
 #define MM_EXACT_SPLITS 2000000.0
-/* Improving swaps of the heuristic: rounds at most, and swap trials at most
- * (rounds x units^2) for one lobby; bounds that only stop pathologies. */
+/* Improving swaps of the heuristic: rounds at most per start, and team pair
+ * costs at most (rounds x units^2 / 2 x teams^2 / 2) for one lobby, over all
+ * its starts: about a second of work at most (a pair cost is a few tens of
+ * nanoseconds), so every lobby's time is bounded; lobbies of up to about 64
+ * units in a few teams never reach it. */
 #define MM_MAX_SWAP_ROUNDS 10000
-#define MM_SWAP_BUDGET 2e9
+#define MM_SWAP_BUDGET 1e7
 /* Random starts of the heuristic after the greedy one. */
 #define MM_RESTARTS 32
 /* Teams in one lobby (the search keeps per-team arrays on the stack). */

@@ -292,6 +292,30 @@ test_poll(void)
 	CHECK(polls >= 1);
 	free(work);
 	free(first);
+
+	/*
+	 * A large lobby polls all along (placing 200 000 players polls every
+	 * 4096), and its swap search stays within the budget: 2 000 players in
+	 * 64 teams (once two minutes of swap rounds that polled once each)
+	 * start no round at all.
+	 */
+	{
+		int			n = 200000;
+		Glicko2Rating *big = malloc(sizeof(Glicko2Rating) * n);
+		int		   *big_team = malloc(sizeof(int) * n);
+		bool		exact;
+
+		random_lobby(big, n);
+		polls = 0;
+		CHECK(mm_balance(big, NULL, n, 2, big_team, &exact, &bad, &counting) == MM_OK);
+		CHECK(!exact);
+		CHECK(polls >= n / 4096);
+		polls = 0;
+		CHECK(mm_balance(big, NULL, 2000, 64, big_team, &exact, &bad, &counting) == MM_OK);
+		CHECK(polls >= 1);
+		free(big);
+		free(big_team);
+	}
 }
 
 /* Deterministic: the same lobby, the same split. */
