@@ -94,7 +94,9 @@ aggregate_context(FunctionCallInfo fcinfo, const char *fname)
 	MemoryContext aggcontext;
 
 	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		elog(ERROR, "%s called in non-aggregate context", fname);
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("%s must be called as part of an aggregate", fname));
 	return aggcontext;
 }
 

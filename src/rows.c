@@ -22,7 +22,10 @@ materialized_result(FunctionCallInfo fcinfo, TupleDesc *desc, const char *functi
 				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				errmsg("%s must be called where a set is accepted", function));
 	if (get_call_result_type(fcinfo, NULL, desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "%s has no row type", function);
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("%s needs a column definition list", function),
+				errhint("Call it in FROM with AS (column type, ...)."));
 	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
 	*desc = CreateTupleDescCopy(*desc);
 	store = tuplestore_begin_heap(rsinfo->allowedModes & SFRM_Materialize_Random, false, work_mem);
