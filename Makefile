@@ -4,7 +4,8 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 
 MODULE_big = $(EXTENSION)
 OBJS = $(patsubst %.c,%.o,$(wildcard src/*.c))
-HEADERS = $(wildcard src/*.h)
+# Internal headers: not installed (PGXS installs HEADERS), there is no C API.
+GLICKO_HEADERS = $(wildcard src/*.h)
 
 # The install script is built from ordered parts in sql/, one per concern;
 # a part may use only what the parts before it create.
@@ -64,7 +65,7 @@ uninstall-docs:
 $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) $(EXTENSION).control
 	awk 'FNR == 1 && NR != 1 { print "" } { print }' $(SQL_PARTS) > $@
 
-$(OBJS): $(HEADERS)
+$(OBJS): $(GLICKO_HEADERS)
 
 # The PostgreSQL-free mathematics, tested on its own.
 test/unit/math_test: test/unit/math_test.c test/unit/check.h src/glicko_math.c src/glicko_math.h src/match_math.c src/match_math.h
