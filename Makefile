@@ -3,9 +3,10 @@ EXTENSION = glicko2
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
 
 MODULE_big = $(EXTENSION)
-OBJS = $(patsubst %.c,%.o,$(wildcard src/*.c))
+# src/core/: the PostgreSQL-free mathematics (plain C99 and libm).
+OBJS = $(patsubst %.c,%.o,$(wildcard src/*.c src/core/*.c))
 # Internal headers: not installed (PGXS installs HEADERS), there is no C API.
-GLICKO_HEADERS = $(wildcard src/*.h)
+GLICKO_HEADERS = $(wildcard src/*.h src/core/*.h)
 
 # The install script is built from ordered parts in sql/, one per concern;
 # a part may use only what the parts before it create.
@@ -40,11 +41,12 @@ REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 ISOLATION = $(patsubst test/specs/%.spec,%,$(sort $(wildcard test/specs/*.spec)))
 ISOLATION_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 
-EXTRA_CLEAN = test/unit/math_test test/unit/matchmaking_test
+EXTRA_CLEAN = test/unit/math_test test/unit/matchmaking_test test/unit/team_test
 
 # errno is never read here: without it sqrt is one instruction, not a call
 # guarded by a test for negative arguments (same results; bench/).
 PG_CFLAGS = -fno-math-errno
+PG_CPPFLAGS = -I$(srcdir)/src
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -68,17 +70,22 @@ $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) $(EXTENSION).control
 $(OBJS): $(GLICKO_HEADERS)
 
 # The PostgreSQL-free mathematics, tested on its own.
-test/unit/math_test: test/unit/math_test.c test/unit/check.h src/glicko_math.c src/glicko_math.h src/match_math.c src/match_math.h
+test/unit/math_test: test/unit/math_test.c test/unit/check.h src/glicko_math.c src/glicko_math.h
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
-		test/unit/math_test.c src/glicko_math.c src/match_math.c -lm
+		test/unit/math_test.c src/glicko_math.c -lm
+
+test/unit/team_test: test/unit/team_test.c test/unit/check.h src/core/team.c src/core/team.h src/glicko_math.c src/glicko_math.h
+	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
+		test/unit/team_test.c src/core/team.c src/glicko_math.c -lm
 
 test/unit/matchmaking_test: test/unit/matchmaking_test.c test/unit/check.h src/matchmaking_math.c src/matchmaking_math.h src/glicko_math.c src/glicko_math.h
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
 		test/unit/matchmaking_test.c src/matchmaking_math.c src/glicko_math.c -lm
 
-unittest: test/unit/math_test test/unit/matchmaking_test
+unittest: test/unit/math_test test/unit/matchmaking_test test/unit/team_test
 	test/unit/math_test
 	test/unit/matchmaking_test
+	test/unit/team_test
 
 .PHONY: unittest
 

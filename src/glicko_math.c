@@ -178,20 +178,38 @@ sum_add(double *hi, double *lo, double x_hi, double x_lo)
 void
 glicko_team_composite(const Glicko2Rating *players, int n, Glicko2Rating *out)
 {
+	glicko_team_composite_of(players, NULL, NULL, n, out);
+}
+
+/*
+ * The same with the players players[index[0..n-1]] (index NULL: the first
+ * n), each counted with its weight (weights NULL: all 1, the plain means;
+ * weights of 1 give the same bits).  Weights positive and finite.
+ */
+void
+glicko_team_composite_of(const Glicko2Rating *players, const double *weights,
+						 const int *index, int n, Glicko2Rating *out)
+{
 	double		r_hi = 0.0, r_lo = 0.0,
 				d_hi = 0.0, d_lo = 0.0,
-				v_hi = 0.0, v_lo = 0.0;
+				v_hi = 0.0, v_lo = 0.0,
+				w_hi = 0.0, w_lo = 0.0;
 
-	for (int i = 0; i < n; i++)
+	for (int k = 0; k < n; k++)
 	{
-		sum_add(&r_hi, &r_lo, players[i].rating, 0.0);
-		sum_add(&d_hi, &d_lo, players[i].rd, 0.0);
-		sum_add(&v_hi, &v_lo, players[i].volatility, 0.0);
+		int			i = index ? index[k] : k;
+		double		w = weights ? weights[i] : 1.0;
+
+		sum_add(&r_hi, &r_lo, w * players[i].rating, 0.0);
+		sum_add(&d_hi, &d_lo, w * players[i].rd, 0.0);
+		sum_add(&v_hi, &v_lo, w * players[i].volatility, 0.0);
+		sum_add(&w_hi, &w_lo, w, 0.0);
 	}
-	/* hi / n, then the low part's share: hi + lo is the exact sum to 2^-106. */
-	out->rating = r_hi / n + r_lo / n;
-	out->rd = d_hi / n + d_lo / n;
-	out->volatility = v_hi / n + v_lo / n;
+	/* hi / W, then the low part's share: hi + lo is the exact sum to 2^-106
+	 * (W is n exactly when every weight is 1). */
+	out->rating = r_hi / w_hi + r_lo / w_hi;
+	out->rd = d_hi / w_hi + d_lo / w_hi;
+	out->volatility = v_hi / w_hi + v_lo / w_hi;
 }
 
 /* Team a beats team b: glicko2_win_probability between their composites. */
@@ -228,6 +246,25 @@ game_terms(double g, double z, double score)
 	terms.information = g * g * e * one_minus_e;
 	terms.surprise = g * (score * one_minus_e - (1.0 - score) * e);
 	return terms;
+}
+
+/* One game's terms from g and the exponent z of E, for who builds its own
+ * (src/core/team.c): game_terms itself, so the same bits. */
+GlickoGame
+glicko2_game_terms(double g, double z, double score)
+{
+	return game_terms(g, z, score);
+}
+
+/* E = 1 / (1 + exp(-z)), as every E here is computed. */
+double
+glicko_logistic(double z)
+{
+	double		e,
+				one_minus_e;
+
+	logistic_pair(z, &e, &one_minus_e);
+	return e;
 }
 
 void

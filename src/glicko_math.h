@@ -201,8 +201,14 @@ extern GlickoStatus glicko1_idle(const Glicko1Rating *player, double periods,
  * as glicko2_win_probability between their composites. */
 extern void glicko_team_composite(const Glicko2Rating *players, int n,
 								  Glicko2Rating *out);
+extern void glicko_team_composite_of(const Glicko2Rating *players, const double *weights,
+									 const int *index, int n, Glicko2Rating *out);
 extern double glicko_team_win_probability(const Glicko2Rating *a, int na,
 										  const Glicko2Rating *b, int nb);
+
+/* One game's terms from g and the exponent z of E (E = glicko_logistic(z)). */
+extern GlickoGame glicko2_game_terms(double g, double z, double score);
+extern double glicko_logistic(double z);
 
 /* Both systems. */
 extern void glicko_add_terms(GlickoSums *sums, const GlickoGame *game);

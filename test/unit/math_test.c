@@ -8,7 +8,6 @@
 
 #include "glicko_math.h"
 #include "check.h"
-#include "match_math.h"
 
 static int
 close_rel(double x, double want, double rel)
@@ -541,56 +540,6 @@ test_advantage(void)
 	CHECK(close_rel(r.volatility, 0.05999574516203107, 1e-11));
 }
 
-/* Matches as game sides: counts and scores of a 3-team free-for-all with a
- * tie, and of uneven teams, by both methods. */
-static int
-count_sides(const GlickoMatch *m, double *points_of_player0)
-{
-	GlickoMatchCursor c = {0, -1};
-	GlickoSide	s;
-	int			n = 0;
-
-	*points_of_player0 = 0.0;
-	while (glicko_match_next(m, &c, &s))
-	{
-		CHECK(m->team[s.player] != (m->method == GLICKO_MATCH_INDIVIDUAL ? m->team[s.opponent] : s.opponent));
-		if (s.player == 0)
-			*points_of_player0 += s.score;
-		n++;
-	}
-	CHECK(!glicko_match_next(m, &c, &s));	/* stays done */
-	return n;
-}
-
-static void
-test_matches(void)
-{
-	/* Teams A (players 0, 1) first, B (2) and C (3, 4) tied second. */
-	int			team[5] = {0, 0, 1, 2, 2};
-	int64_t		place[3] = {1, 2, 2};
-	GlickoMatch ffa = {GLICKO_MATCH_INDIVIDUAL, 5, team, 3, place};
-	/* 1v3: the lone player (team 0) second. */
-	int			team13[4] = {0, 1, 1, 1};
-	int64_t		place13[2] = {2, 1};
-	GlickoMatch uneven = {GLICKO_MATCH_INDIVIDUAL, 4, team13, 2, place13};
-	GlickoMatchCursor c = {0, -1};
-	GlickoSide	s;
-	double		points;
-
-	CHECK(glicko_place_score(1, 2) == 1.0 && glicko_place_score(3, 2) == 0.0 &&
-		  glicko_place_score(2, 2) == 0.5);
-	CHECK(count_sides(&ffa, &points) == 16 && points == 3.0);
-	ffa.method = GLICKO_MATCH_COMPOSITE;
-	CHECK(count_sides(&ffa, &points) == 10 && points == 2.0);
-	/* Player 2 (B) against C: a draw, against A: a loss. */
-	while (glicko_match_next(&ffa, &c, &s))
-		if (s.player == 2)
-			CHECK(s.score == (s.opponent == 2 ? 0.5 : 0.0));
-	CHECK(count_sides(&uneven, &points) == 6 && points == 0.0);
-	uneven.method = GLICKO_MATCH_COMPOSITE;
-	CHECK(count_sides(&uneven, &points) == 4 && points == 0.0);
-}
-
 static int
 same_rating(const Glicko2Rating *a, const Glicko2Rating *b)
 {
@@ -724,7 +673,6 @@ main(void)
 	test_scale();
 	test_teams();
 	test_advantage();
-	test_matches();
 	test_elapsed();
 	test_live_game();
 	printf("math_test: %d checks, %d failed\n", checks, failures);
