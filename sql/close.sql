@@ -343,12 +343,12 @@ COMMENT ON EVENT TRIGGER glicko2_forget_dropped IS
 -- every player's new rating returned; bad games refused before any row.
 CREATE FUNCTION glicko2_close_ratings(
   ratings_query text, games_query text, tau float8, max_rd float8,
-  what text DEFAULT NULL, VARIADIC params text[] DEFAULT '{}')
+  what text DEFAULT NULL, form text DEFAULT NULL, VARIADIC params text[] DEFAULT '{}')
   RETURNS SETOF record
   AS 'MODULE_PATHNAME', 'glicko2_close_ratings'
   LANGUAGE C VOLATILE PARALLEL UNSAFE ROWS 100000;
-COMMENT ON FUNCTION glicko2_close_ratings(text, text, float8, float8, text, text[]) IS
-  'The computation of a period close in one pass, for glicko2_close_period and other closes: ratings_query yields (player, rating glicko2_rating), games_query (player, opponent, score) games or (player, opponent_rating glicko2_rating, score) sides, both given params as text $1, $2, ...; returns AS (player <key type>, rating glicko2_rating, games bigint, is_new boolean): every player''s new rating (the paper''s update, Step 6 capped at max_rd without games), bit for bit glicko2_period''s and glicko2_idle''s; a bad game is an ERROR naming what and the first bad game';
+COMMENT ON FUNCTION glicko2_close_ratings(text, text, float8, float8, text, text, text[]) IS
+  'The computation of a period close in one pass, for glicko2_close_period and other closes: ratings_query yields (player, rating glicko2_rating), games_query rows of the form named: ''games'' (player, opponent, score), ''sides'' (player, opponent_rating glicko2_rating, score) or ''terms'' (player, information float8, surprise float8), a game side''s terms of the player''s Step 3/4 sums (NULL: sides if the second column is a glicko2_rating, else games), both given params as text $1, $2, ...; returns AS (player <key type>, rating glicko2_rating, games bigint, is_new boolean): every player''s new rating (the paper''s update, Step 6 capped at max_rd without games), bit for bit glicko2_period''s and glicko2_idle''s; a bad game is an ERROR naming what and the first bad game';
 
 -- The same pass with its results kept in this backend (src/close_write.c,
 -- which documents it), for a close that rewrites the ratings in place:
@@ -359,11 +359,11 @@ COMMENT ON FUNCTION glicko2_close_ratings(text, text, float8, float8, text, text
 -- (sub)transaction that computed them frees them too).
 CREATE FUNCTION glicko2_close_compute(
   ratings_query text, games_query text, tau float8, max_rd float8,
-  what text DEFAULT NULL, VARIADIC params text[] DEFAULT '{}',
+  what text DEFAULT NULL, form text DEFAULT NULL, VARIADIC params text[] DEFAULT '{}',
   OUT handle bigint, OUT sides bigint, OUT known bigint, OUT new_players bigint)
   AS 'MODULE_PATHNAME', 'glicko2_close_compute'
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION glicko2_close_compute(text, text, float8, float8, text, text[]) IS
+COMMENT ON FUNCTION glicko2_close_compute(text, text, float8, float8, text, text, text[]) IS
   'Helper of glicko2_close_apply: the pass of glicko2_close_ratings (same arguments), its results kept in this backend until glicko2_close_finish or the end of the (sub)transaction that computed them; returns their handle, the number of game sides, of players read from the ratings and of new players';
 
 CREATE FUNCTION glicko2_close_result(handle bigint, player anyelement)
@@ -576,9 +576,10 @@ COMMENT ON FUNCTION glicko2_close_guard(regclass, regclass, text, name, boolean)
   'Helper of glicko2_close_period and glicko2_close_matches: refuses a close whose source is not guarded by glicko2_refuse_closed_games on every table it is read from (glicko2_guard_gaps), unless unguarded';
 
 -- Everything a close computes and writes.  games_sql selects the period's
--- games for the pass (glicko2_close_ratings): (player, opponent, score)
--- games, both players rated, or (player, opponent_rating, score) sides, only
--- the player rated; its parameters are $1 the period and $2 the procedure's
+-- games for the pass (glicko2_close_ratings), in the form games_form names
+-- (NULL: (player, opponent, score) games, both players rated, or (player,
+-- opponent_rating, score) sides, only the player rated; 'terms': (player,
+-- information, surprise), a side's terms of the player's sums); its parameters are $1 the period and $2 the procedure's
 -- option (text, or NULL).  n_games NULL: the number of games is counted from
 -- the games (half the game sides).  advantage and home_column are only
 -- recorded (games_sql applies them).
@@ -597,7 +598,7 @@ CREATE FUNCTION glicko2_close_apply(
   ratings regclass, source regclass, period_text text, close_number bigint,
   games_sql text, games_option text, n_games bigint,
   tau float8, max_rd float8, history regclass, player_column name, rating_column name,
-  advantage float8 DEFAULT 0, home_column name DEFAULT NULL)
+  advantage float8 DEFAULT 0, home_column name DEFAULT NULL, games_form text DEFAULT NULL)
   RETURNS void
   LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
   SET search_path = pg_catalog, pg_temp
@@ -659,7 +660,7 @@ BEGIN
 
   IF in_place THEN
     SELECT k.handle, k.sides, k.known, k.new_players INTO handle, n_sides, n_known, n_meant_new
-    FROM @extschema@.glicko2_close_compute(ratings_sql, games_sql, tau, max_rd, what,
+    FROM @extschema@.glicko2_close_compute(ratings_sql, games_sql, tau, max_rd, what, games_form,
                                            period_text, games_option) k;
     -- Every row of the ratings set from the kept pass; the new players added.
     update_sql := format('UPDATE %1$s t SET %2$I = @extschema@.glicko2_close_result($1, t.%3$I)',
@@ -701,7 +702,7 @@ BEGIN
     END IF;
     close_sql := format($sql$
       WITH computed AS (
-        SELECT c.* FROM @extschema@.glicko2_close_ratings($1, $2, $3, $5, $6, $4, $7)
+        SELECT c.* FROM @extschema@.glicko2_close_ratings($1, $2, $3, $5, $6, $8, $4, $7)
           AS c(player %4$s, rating @extschema@.glicko2_rating, games bigint, is_new boolean)
       ), updated AS (
         UPDATE %3$s t SET %2$I = c.rating
@@ -721,7 +722,7 @@ BEGIN
              updated_returning, inserted_returning,
              CASE WHEN history IS NULL THEN 'NULL::bigint' ELSE '(SELECT count(*) FROM hist)' END);
     EXECUTE close_sql INTO n_players, n_played, n_new, n_sides, n_updated, n_known, n_meant_new, n_history
-      USING ratings_sql, games_sql, tau, period_text, max_rd, what, games_option;
+      USING ratings_sql, games_sql, tau, period_text, max_rd, what, games_option, games_form;
     -- Every row the pass read updated, every new player added: a trigger,
     -- rule or policy that skipped one fails the close.
     PERFORM @extschema@.glicko2_require_written(ratings, n_updated, n_known, 'update of ' || what),
@@ -750,7 +751,7 @@ BEGIN
   END;
 END
 $$;
-COMMENT ON FUNCTION glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name, float8, name) IS
+COMMENT ON FUNCTION glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name, float8, name, text) IS
   'Helper of glicko2_close_period and glicko2_close_matches: computes every player''s new rating from the procedure''s query of games with glicko2_close_ratings (Step 6 capped at max_rd for idle players) and writes them, adds new players and writes history; records the close in glicko2_closes, with whether the source was unguarded';
 
 -- Checks a home / first-move advantage and the games' column saying who has

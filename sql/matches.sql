@@ -2,25 +2,28 @@
 -- Team and free-for-all matches (glicko2_close_matches and the reduction to one-on-one games)
 ------------------------------------------------------------------------------
 
--- A match as the one-on-one game sides it is rated from (C: src/matches.c,
--- src/match_math.c).  Element i of the four arrays is the match's player i.
+-- A match as the game sides it is rated from, each with its terms of the
+-- player's Step 3/4 sums (C: src/matches.c, src/core/team.c; docs/matches.md).
+-- Element i of the arrays is the match's player i.
 CREATE FUNCTION glicko2_match_sides(
   players anyarray, teams anycompatiblearray, places bigint[], ratings glicko2_rating[],
-  method text DEFAULT 'individual')
+  method text DEFAULT 'sum', weights float8[] DEFAULT NULL)
   RETURNS TABLE (player anyelement, team anycompatible, rating glicko2_rating,
                  opponent anyelement, opponent_team anycompatible,
-                 opponent_rating glicko2_rating, score float8)
+                 opponent_rating glicko2_rating, score float8,
+                 expected float8, information float8, surprise float8, weight float8)
   AS 'MODULE_PATHNAME', 'glicko2_match_sides_sql'
   LANGUAGE C IMMUTABLE PARALLEL SAFE ROWS 36;
-COMMENT ON FUNCTION glicko2_match_sides(anyarray, anycompatiblearray, bigint[], glicko2_rating[], text) IS
-  'The one-on-one game sides one team or free-for-all match becomes (element i of each array is player i; place 1 = first, equal places tie; a NULL rating is unrated): ''individual'', one game against every player of every other team, or ''composite'', one game against each other team as a composite player of its players'' mean rating, RD and volatility (Williams 2013); score 1, 0 or 0.5 by the teams'' places';
+COMMENT ON FUNCTION glicko2_match_sides(anyarray, anycompatiblearray, bigint[], glicko2_rating[], text, float8[]) IS
+  'The game sides one team or free-for-all match becomes (element i of each array is player i; place 1 = first, equal places tie; a NULL rating is unrated; weights: each player''s share of the match in (0, 1], NULL all 1): ''sum'' and ''mean'' (the team model), one side against each other team, expected its E from both teams'' strengths and uncertainty; ''individual'', one against every player of every other team, the players of a team sharing one game; ''composite'', one against each other team as its mean rating, RD and volatility (Williams 2013); score 1, 0 or 0.5 by the teams'' places; information and surprise are what the side adds to the player''s Step 3/4 sums, weight the factor on them (lambda_m of several teams, play shares)';
 
 -- The first bad row of a period's matches, or NULL: a NULL column, a place
--- below 1, a player twice in a match (on one team or two), a team with two
--- places, a match of one team.  (why, sqlstate, rows refused, rows read.)
+-- below 1, a weight outside (0, 1], a player twice in a match (on one team
+-- or two), a team with two places, a match of one team.  (why, sqlstate,
+-- rows refused, rows read.)
 CREATE FUNCTION glicko2_bad_match(
   matches regclass, period_text text, period_type regtype, period_column name, match_column name,
-  player_column name, team_column name, place_column name,
+  player_column name, team_column name, place_column name, weight_column name,
   OUT why text, OUT sqlstate text, OUT n_bad bigint, OUT n_rows bigint)
   LANGUAGE plpgsql STABLE PARALLEL SAFE
   SET search_path = pg_catalog, pg_temp
@@ -30,7 +33,7 @@ CREATE FUNCTION glicko2_bad_match(
 AS $$
 BEGIN
   EXECUTE format($sql$
-    WITH m AS (SELECT g.%1$I AS mt, g.%2$I AS p, g.%3$I AS t, g.%4$I AS pl
+    WITH m AS (SELECT g.%1$I AS mt, g.%2$I AS p, g.%3$I AS t, g.%4$I AS pl, %8$s AS w
                FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)),
     twice AS (SELECT mt, p, t, count(*) AS n FROM m WHERE p IS NOT NULL AND t IS NOT NULL GROUP BY mt, p, t),
     team AS (SELECT mt, t, min(pl) AS lo, max(pl) AS hi,
@@ -48,6 +51,10 @@ BEGIN
       SELECT 2, '22003', format('place below 1: match %%s, player %%s, team %%s, place %%s', mt, p, t, pl)
       FROM m WHERE pl < 1
       UNION ALL
+      SELECT 2, CASE WHEN w IS NULL THEN '22004' ELSE '22003' END,
+             format('weight %%s not in (0, 1]: match %%s, player %%s, team %%s', coalesce(w::text, 'NULL'), mt, p, t)
+      FROM m WHERE w IS NULL OR w = 'NaN'::float8 OR NOT (w > 0 AND w <= 1)
+      UNION ALL
       SELECT 3, '23505', format('player %%s twice in match %%s (team %%s)', p, mt, t)
       FROM twice WHERE n > 1
       UNION ALL
@@ -64,20 +71,23 @@ BEGIN
     SELECT (SELECT b.why FROM bad b ORDER BY b.k, b.why LIMIT 1),
            (SELECT b.code FROM bad b ORDER BY b.k, b.why LIMIT 1),
            (SELECT count(*) FROM bad), (SELECT count(*) FROM m)
-    $sql$, match_column, player_column, team_column, place_column, matches, period_column, period_type)
+    $sql$, match_column, player_column, team_column, place_column, matches, period_column, period_type,
+           CASE WHEN weight_column IS NULL THEN 'CAST(1 AS float8)'
+                ELSE format('CAST(g.%I AS float8)', weight_column) END)
     INTO why, sqlstate, n_bad, n_rows USING period_text;
 END
 $$;
-COMMENT ON FUNCTION glicko2_bad_match(regclass, text, regtype, name, name, name, name, name) IS
-  'Helper of glicko2_close_matches: the first bad row of a period''s matches (a NULL column, a place below 1, a player twice in a match or on two teams, a team with two places, a match of one team) with its SQLSTATE, how many are bad and how many rows the period has';
+COMMENT ON FUNCTION glicko2_bad_match(regclass, text, regtype, name, name, name, name, name, name) IS
+  'Helper of glicko2_close_matches: the first bad row of a period''s matches (a NULL column, a place below 1, a weight outside (0, 1] if weight_column is given, a player twice in a match or on two teams, a team with two places, a match of one team) with its SQLSTATE, how many are bad and how many rows the period has';
 
 CREATE PROCEDURE glicko2_close_matches(
-  ratings regclass, matches regclass, period anyelement, method text DEFAULT 'individual',
+  ratings regclass, matches regclass, period anyelement, method text DEFAULT 'sum',
   tau float8 DEFAULT 0.5, max_rd float8 DEFAULT 350, history regclass DEFAULT NULL,
   player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
   period_column name DEFAULT 'period', match_column name DEFAULT 'match_id',
   match_player_column name DEFAULT 'player_id', team_column name DEFAULT 'team',
-  place_column name DEFAULT 'place', unguarded boolean DEFAULT false)
+  place_column name DEFAULT 'place', unguarded boolean DEFAULT false,
+  weight_column name DEFAULT NULL)
   LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
   SET datestyle = 'ISO, YMD'
@@ -87,6 +97,9 @@ AS $$
 DECLARE
   c record;
   place_type regtype;
+  weight_type regtype;
+  weight_sql text := 'CAST(1 AS float8)';
+  weights_sql text := 'CAST(NULL AS float8[])';
   last_number bigint;
   n_rows bigint;
   n_null bigint;
@@ -95,8 +108,8 @@ BEGIN
   IF ratings IS NULL OR matches IS NULL OR period IS NULL OR method IS NULL THEN
     RAISE EXCEPTION 'ratings, matches, period and method must not be NULL' USING ERRCODE = '22004';
   END IF;
-  IF method NOT IN ('individual', 'composite') THEN
-    RAISE EXCEPTION 'method must be ''individual'' or ''composite'', not %', quote_literal(method)
+  IF method NOT IN ('sum', 'mean', 'individual', 'composite') THEN
+    RAISE EXCEPTION 'method must be ''sum'', ''mean'', ''individual'' or ''composite'', not %', quote_literal(method)
       USING ERRCODE = '22023';
   END IF;
   c := @extschema@.glicko2_close_check('glicko2_close_matches', ratings, matches, 'matches', period,
@@ -110,6 +123,20 @@ BEGIN
     RAISE EXCEPTION 'column "%" of % is %, not an integer', place_column, matches, place_type
       USING ERRCODE = '42804';
   END IF;
+  -- The play shares: weight_column, or else a column named weight if there is one.
+  IF weight_column IS NULL AND EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = matches
+                                       AND a.attname = 'weight' AND a.attnum > 0 AND NOT a.attisdropped) THEN
+    weight_column := 'weight';
+  END IF;
+  IF weight_column IS NOT NULL THEN
+    weight_type := @extschema@.glicko2_column_type(matches, weight_column, 'weight_column');
+    IF weight_type NOT IN ('float8', 'float4', 'numeric', 'int2', 'int4', 'int8') THEN
+      RAISE EXCEPTION 'column "%" of % is %, not a number', weight_column, matches, weight_type
+        USING ERRCODE = '42804';
+    END IF;
+    weight_sql := format('CAST(g.%I AS float8)', weight_column);
+    weights_sql := 'array_agg(m.w)';
+  END IF;
 
   last_number := @extschema@.glicko2_close_lock(ratings, matches, c.period_type, c.period_text);
   PERFORM @extschema@.glicko2_close_guard(ratings, matches, c.period_text, period_column, unguarded);
@@ -119,42 +146,45 @@ BEGIN
   -- then the whole period is searched for the first bad row to name.
   EXECUTE format($sql$
     SELECT count(*), count(*) FILTER (WHERE g.%1$I IS NULL OR g.%2$I IS NULL OR g.%3$I IS NULL
-                                         OR g.%4$I IS NULL OR g.%4$I < 1)
+                                         OR g.%4$I IS NULL OR g.%4$I < 1
+                                         OR NOT coalesce(%8$s > 0 AND %8$s <= 1, false))
     FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)
-    $sql$, match_column, match_player_column, team_column, place_column, matches, period_column, c.period_type)
+    $sql$, match_column, match_player_column, team_column, place_column, matches, period_column, c.period_type,
+           weight_sql)
     INTO n_rows, n_null USING c.period_text;
   BEGIN
     IF n_null > 0 THEN  -- (named by the handler below, like the reduction's errors)
       RAISE EXCEPTION 'bad row' USING ERRCODE = '22004';
     END IF;
-    -- Each match's game sides, each rating only its player (glicko2_close_ratings'
-    -- (player, opponent_rating, score) form).
+    -- Each match's game sides as their terms of the players' sums, computed
+    -- in C from the match's pre-period ratings (glicko2_close_ratings'
+    -- 'terms' form: (player, information, surprise)).
     PERFORM @extschema@.glicko2_close_apply(ratings, matches, c.period_text, last_number, format($sql$
-        SELECT s.player, s.opponent_rating, s.score
+        SELECT s.player, s.information, s.surprise
         FROM (SELECT array_agg(m.p) AS ps, array_agg(m.t) AS ts, array_agg(m.pl) AS pls,
-                     array_agg(r.%6$I) AS rs
+                     array_agg(r.%6$I) AS rs, %13$s AS ws
               FROM (SELECT g.%1$I AS mt, CAST(g.%2$I AS %10$s) AS p, g.%3$I AS t,
-                           CAST(g.%4$I AS bigint) AS pl
+                           CAST(g.%4$I AS bigint) AS pl, %12$s AS w
                     FROM %7$s g WHERE g.%8$I = CAST($1 AS %9$s)) m
               LEFT JOIN %11$s r ON r.%5$I = m.p
               GROUP BY m.mt) x
-        CROSS JOIN LATERAL @extschema@.glicko2_match_sides(x.ps, x.ts, x.pls, x.rs, $2) s
+        CROSS JOIN LATERAL @extschema@.glicko2_match_sides(x.ps, x.ts, x.pls, x.rs, $2, x.ws) s
       $sql$, match_column, match_player_column, team_column, place_column, player_column, rating_column,
-             matches, period_column, c.period_type, c.key_type, ratings),
-      method, n_rows, tau, max_rd, history, player_column, rating_column);
+             matches, period_column, c.period_type, c.key_type, ratings, weight_sql, weights_sql),
+      method, n_rows, tau, max_rd, history, player_column, rating_column, games_form => 'terms');
   EXCEPTION WHEN null_value_not_allowed OR unique_violation OR invalid_parameter_value
                  OR numeric_value_out_of_range THEN
     bad := @extschema@.glicko2_bad_match(matches, c.period_text, c.period_type, period_column, match_column,
-                                         match_player_column, team_column, place_column);
+                                         match_player_column, team_column, place_column, weight_column);
     IF bad.why IS NULL THEN
       RAISE;
     END IF;
     RAISE EXCEPTION 'bad match in period % of %: %', c.period_text, matches, bad.why
       USING ERRCODE = bad.sqlstate,
-            DETAIL = format('Problems found among the period''s %s rows: %s (a NULL column, a place below 1, a player twice in a match or on two teams, a team with two places, a match of one team); nothing was changed.',
+            DETAIL = format('Problems found among the period''s %s rows: %s (a NULL column, a place below 1, a weight outside (0, 1], a player twice in a match or on two teams, a team with two places, a match of one team); nothing was changed.',
                             bad.n_rows, bad.n_bad);
   END;
 END
 $$;
-COMMENT ON PROCEDURE glicko2_close_matches(regclass, regclass, anyelement, text, float8, float8, regclass, name, name, name, name, name, name, name, boolean) IS
-  'Closes one period for a whole ratings table from team and free-for-all matches (one row per player per match: match_id, period, player_id, team, place), atomically and exactly once like glicko2_close_period and sharing its record: each match reduced to one-on-one games by glicko2_match_sides (''individual'' or ''composite''), the paper''s update from pre-period ratings, Step 6 capped at max_rd for idle players, new players added';
+COMMENT ON PROCEDURE glicko2_close_matches(regclass, regclass, anyelement, text, float8, float8, regclass, name, name, name, name, name, name, name, boolean, name) IS
+  'Closes one period for a whole ratings table from team and free-for-all matches (one row per player per match: match_id, period, player_id, team, place [, weight]), atomically and exactly once like glicko2_close_period and sharing its record: each match''s game sides and their terms by glicko2_match_sides (''sum'', the default, and ''mean'': the team model; ''individual'' and ''composite'': Williams 2013), the paper''s update of each player from his sums and pre-period rating, Step 6 capped at max_rd for idle players, new players added; weight_column (NULL: a column named weight if there is one, else every share 1) is each player''s share of the match, in (0, 1]';

@@ -3,23 +3,30 @@
  * pass, the entry point any close can feed with its own games.
  *
  *   glicko2_close_ratings(ratings_query text, games_query text,
- *                         tau float8, max_rd float8, what text,
+ *                         tau float8, max_rd float8, what text, form text,
  *                         VARIADIC params text[])
  *     RETURNS SETOF record  -- AS (player <key type>, rating glicko2_rating,
  *                           --     games bigint, is_new boolean)
  *
  * ratings_query yields (player, rating glicko2_rating): the pre-period
  * ratings, each player once, NULL rating = unrated.  games_query yields one
- * row per game, either
- *   (player, opponent, score)                 a game: both players are rated,
- *                                             the opponent from 1 - score; or
- *   (player, opponent_rating glicko2_rating, score)
+ * row per game, in the form `form` names:
+ *   'games'  (player, opponent, score)        a game: both players are rated,
+ *                                             the opponent from 1 - score;
+ *   'sides'  (player, opponent_rating glicko2_rating, score)
  *                                             one game side: only player is
  *                                             rated (NULL rating = unrated
  *                                             opponent), e.g. against a team's
  *                                             composite;
+ *   'terms'  (player, information float8, surprise float8)
+ *                                             one game side as its terms of
+ *                                             the player's Step 3/4 sums,
+ *                                             computed by the caller (a team
+ *                                             match's, glicko2_match_sides);
+ * NULL: 'sides' if the second column is a glicko2_rating, else 'games'.
  * player and opponent of the ratings key's type, score any number in [0, 1]
- * (float8, float4, numeric, int2/4/8).  An optional fourth float8 column is
+ * (float8, float4, numeric, int2/4/8), terms finite and the information not
+ * negative.  With 'games' or 'sides' an optional fourth float8 column is
  * the player's advantage in the game (home, first move: points added to the
  * player's rating inside E; the opponent's is its negation).  Both queries get params as text
  * parameters $1, $2, ... (cast them in the query).  A caller builds the
@@ -32,7 +39,8 @@
  * game sides, and whether the player was absent from ratings_query.  These
  * are bit for bit the ratings of glicko2_period and glicko2_idle.  Every row
  * of the games is checked before any result row exists: self-play, a NULL
- * player or opponent, a NULL score, a score outside [0, 1] make one ERROR
+ * player or opponent, a NULL score, a score outside [0, 1], NULL or
+ * non-finite terms make one ERROR
  * naming `what` and the first bad game (by its message, as min() would).
  *
  * How (close_pass_run, also behind close_write.c's kept closes): the
@@ -182,7 +190,9 @@ typedef enum BadGame
 	BAD_SELF_PLAY,
 	BAD_NULL_SCORE,
 	BAD_SCORE,
-	BAD_ADVANTAGE
+	BAD_ADVANTAGE,
+	BAD_NULL_TERMS,
+	BAD_TERMS
 } BadGame;
 
 /*
@@ -202,13 +212,15 @@ typedef struct PendingGame
 	uint32		player_hash;
 	uint32		opponent_hash;
 	Glicko2Rating opponent_rating;	/* a side's */
+	GlickoGame	terms;			/* a side's terms ('terms') */
 	double		score;
 	double		advantage;		/* the player's, with an advantage column */
 } PendingGame;
 
 static const char *const bad_game_why[] = {
 	NULL, "NULL player", "self-play", "NULL score", "score outside [0, 1]",
-	"advantage not a finite number"
+	"advantage not a finite number", "NULL terms",
+	"terms not finite or information negative"
 };
 
 struct ClosePass
@@ -229,7 +241,7 @@ struct ClosePass
 	FmgrInfo	key_equal;
 
 	/* The games query. */
-	bool		sides;			/* (player, opponent_rating, score) rows */
+	GlickoGamesForm form;		/* what a row of the games is */
 	bool		advantage;		/* a fourth column: the player's advantage */
 	Oid			score_type;
 	Oid			rating_type;	/* glicko2_rating */
@@ -444,10 +456,13 @@ value_text(TupleTableSlot *slot, int n)
 static void
 note_bad_game(ClosePass *pass, TupleTableSlot *slot, BadGame kind)
 {
-	char	   *message = psprintf("%s: player %s, opponent %s, score %s",
-								   bad_game_why[kind], value_text(slot, 0),
-								   value_text(slot, 1),
-								   value_text(slot, 2));
+	char	   *message = pass->form == GAMES_FORM_TERMS ?
+		psprintf("%s: player %s, information %s, surprise %s",
+				 bad_game_why[kind], value_text(slot, 0),
+				 value_text(slot, 1), value_text(slot, 2)) :
+		psprintf("%s: player %s, opponent %s, score %s",
+				 bad_game_why[kind], value_text(slot, 0),
+				 value_text(slot, 1), value_text(slot, 2));
 
 	pass->n_bad++;
 	if (pass->first_bad == NULL ||
@@ -471,7 +486,13 @@ add_game(ClosePass *pass, const PendingGame *game)
 	Glicko2Rating opp;
 	GlickoGame	terms;
 
-	if (pass->sides)
+	if (pass->form == GAMES_FORM_TERMS)
+	{
+		player = player_entry_hash(pass, game->player, game->player_hash, &found);
+		glicko_add_terms(&player->sums, &game->terms);
+		return;
+	}
+	if (pass->form == GAMES_FORM_SIDES)
 	{
 		opp = game->opponent_rating;
 		player = player_entry_hash(pass, game->player, game->player_hash, &found);
@@ -509,7 +530,7 @@ static void
 queue_game(ClosePass *pass, const PendingGame *game)
 {
 	prefetch_player(pass, game->player_hash);
-	if (!pass->sides)
+	if (pass->form == GAMES_FORM_GAMES)
 		prefetch_player(pass, game->opponent_hash);
 	if (pass->queue_count == PENDING_GAMES)
 	{
@@ -541,13 +562,29 @@ receive_game(TupleTableSlot *slot, DestReceiver *self)
 	double		score = 0.0;
 	double		advantage = 0.0;
 
+	GlickoGame	terms = {0.0, 0.0};
+	bool		games = pass->form == GAMES_FORM_GAMES;
+
 	CHECK_FOR_INTERRUPTS();
 	slot_getsomeattrs(slot, pass->advantage ? 4 : 3);
 	pass->n_games++;
 
-	if (slot->tts_isnull[0] || (!pass->sides && slot->tts_isnull[1]))
+	if (slot->tts_isnull[0] || (games && slot->tts_isnull[1]))
 		bad = BAD_NULL_PLAYER;
-	else if (!pass->sides && player_equal(pass, slot->tts_values[0], slot->tts_values[1]))
+	else if (pass->form == GAMES_FORM_TERMS)
+	{
+		if (slot->tts_isnull[1] || slot->tts_isnull[2])
+			bad = BAD_NULL_TERMS;
+		else
+		{
+			terms.information = DatumGetFloat8(slot->tts_values[1]);
+			terms.surprise = DatumGetFloat8(slot->tts_values[2]);
+			if (!(isfinite(terms.information) && terms.information >= 0.0 &&
+				  isfinite(terms.surprise)))
+				bad = BAD_TERMS;
+		}
+	}
+	else if (games && player_equal(pass, slot->tts_values[0], slot->tts_values[1]))
 		bad = BAD_SELF_PLAY;
 	else if (slot->tts_isnull[2])
 		bad = BAD_NULL_SCORE;
@@ -574,14 +611,15 @@ receive_game(TupleTableSlot *slot, DestReceiver *self)
 		game.player_hash = player_hash(pass, game.player);
 		game.score = score;
 		game.advantage = advantage;
-		if (pass->sides)
+		game.terms = terms;
+		if (pass->form == GAMES_FORM_SIDES)
 		{
 			if (slot->tts_isnull[1])
 				game.opponent_rating = unrated;
 			else
 				datum_get_glicko2(slot->tts_values[1], &game.opponent_rating, "opponent");
 		}
-		else
+		else if (games)
 		{
 			game.opponent = slot->tts_values[1];
 			game.opponent_hash = player_hash(pass, game.opponent);
@@ -635,6 +673,7 @@ report_bad_games(ClosePass *pass, const char *what)
 			break;
 		case BAD_SCORE:
 		case BAD_ADVANTAGE:
+		case BAD_TERMS:
 			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
 			break;
 		default:
@@ -644,6 +683,9 @@ report_bad_games(ClosePass *pass, const char *what)
 	ereport(ERROR,
 			errcode(code),
 			errmsg("bad game in %s: %s", what, pass->first_bad),
+			pass->form == GAMES_FORM_TERMS ?
+			errdetail("%lld of the period's %lld game sides are refused (a NULL player, NULL terms, terms not finite or a negative information); nothing was changed.",
+					  (long long) pass->n_bad, (long long) pass->n_games) :
 			pass->advantage ?
 			errdetail("%lld of the period's %lld games are refused (self-play, a NULL player, a NULL score, a score outside [0, 1] or an advantage not a finite number); nothing was changed.",
 					  (long long) pass->n_bad, (long long) pass->n_games) :
@@ -700,7 +742,23 @@ close_pass_args(FunctionCallInfo fcinfo, ClosePassArgs *args)
 	if (!PG_ARGISNULL(3))
 		check_positive(args->max_rd, "max_rd");
 	args->what = PG_ARGISNULL(4) ? "the games" : text_to_cstring(PG_GETARG_TEXT_PP(4));
-	args->params = PG_ARGISNULL(5) ? construct_empty_array(TEXTOID) : PG_GETARG_ARRAYTYPE_P(5);
+	args->form = GAMES_FORM_GUESS;
+	if (!PG_ARGISNULL(5))
+	{
+		char	   *form = text_to_cstring(PG_GETARG_TEXT_PP(5));
+
+		if (strcmp(form, "games") == 0)
+			args->form = GAMES_FORM_GAMES;
+		else if (strcmp(form, "sides") == 0)
+			args->form = GAMES_FORM_SIDES;
+		else if (strcmp(form, "terms") == 0)
+			args->form = GAMES_FORM_TERMS;
+		else
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					errmsg("form must be 'games', 'sides', 'terms' or NULL, not '%s'", form));
+	}
+	args->params = PG_ARGISNULL(6) ? construct_empty_array(TEXTOID) : PG_GETARG_ARRAYTYPE_P(6);
 	if (ARR_NDIM(args->params) > 1)
 		ereport(ERROR,
 				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
@@ -757,12 +815,29 @@ close_pass_run(MemoryContext parent, Oid rating_type, const ClosePassArgs *args)
 	pass->reading = "reading the games";
 	portal = open_query(args->games_sql, args->params);
 	check_column(portal->tupDesc, 0, pass->key_type, "the games query", "player");
-	pass->sides = portal->tupDesc->natts > 1 &&
-		TupleDescAttr(portal->tupDesc, 1)->atttypid == pass->rating_type;
-	if (!pass->sides)
+	pass->form = args->form;
+	if (pass->form == GAMES_FORM_GUESS)
+		pass->form = portal->tupDesc->natts > 1 &&
+			TupleDescAttr(portal->tupDesc, 1)->atttypid == pass->rating_type ?
+			GAMES_FORM_SIDES : GAMES_FORM_GAMES;
+	if (pass->form == GAMES_FORM_TERMS)
+	{
+		check_column(portal->tupDesc, 1, FLOAT8OID, "the games query", "information");
+		check_column(portal->tupDesc, 2, FLOAT8OID, "the games query", "surprise");
+		if (portal->tupDesc->natts != 3)
+			ereport(ERROR,
+					errcode(ERRCODE_DATATYPE_MISMATCH),
+					errmsg("the games query must yield 3 columns (player, information, surprise), not %d",
+						   portal->tupDesc->natts));
+	}
+	else if (pass->form == GAMES_FORM_SIDES)
+		check_column(portal->tupDesc, 1, pass->rating_type, "the games query",
+					 "opponent's glicko2_rating");
+	else
 		check_column(portal->tupDesc, 1, pass->key_type, "the games query",
 					 "opponent (or the opponent's glicko2_rating)");
-	if (portal->tupDesc->natts != 3 && portal->tupDesc->natts != 4)
+	if (pass->form != GAMES_FORM_TERMS &&
+		portal->tupDesc->natts != 3 && portal->tupDesc->natts != 4)
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),
 				errmsg("the games query must yield 3 columns (player, opponent, score) or 4 (and the player's advantage), not %d",
@@ -771,7 +846,8 @@ close_pass_run(MemoryContext parent, Oid rating_type, const ClosePassArgs *args)
 	if (pass->advantage)
 		check_column(portal->tupDesc, 3, FLOAT8OID, "the games query", "advantage");
 	pass->score_type = TupleDescAttr(portal->tupDesc, 2)->atttypid;
-	if (pass->score_type != FLOAT8OID && pass->score_type != FLOAT4OID &&
+	if (pass->form != GAMES_FORM_TERMS &&
+		pass->score_type != FLOAT8OID && pass->score_type != FLOAT4OID &&
 		pass->score_type != NUMERICOID && pass->score_type != INT2OID &&
 		pass->score_type != INT4OID && pass->score_type != INT8OID)
 		ereport(ERROR,

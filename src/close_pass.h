@@ -25,6 +25,15 @@ typedef struct CloseResult
 
 typedef struct ClosePass ClosePass;
 
+/* What a row of a pass's games query is (close_pass.c's comment). */
+typedef enum GlickoGamesForm
+{
+	GAMES_FORM_GUESS = 0,		/* games or sides, by the second column's type */
+	GAMES_FORM_GAMES,
+	GAMES_FORM_SIDES,
+	GAMES_FORM_TERMS
+} GlickoGamesForm;
+
 /* The arguments of the SQL functions that run a pass, checked. */
 typedef struct ClosePassArgs
 {
@@ -33,10 +42,11 @@ typedef struct ClosePassArgs
 	double		tau;
 	double		max_rd;			/* INFINITY: no cap */
 	char	   *what;			/* names the games in errors */
+	GlickoGamesForm form;
 	ArrayType  *params;			/* text parameters of both queries */
 } ClosePassArgs;
 
-/* (ratings_query, games_query, tau, max_rd, what, VARIADIC params) */
+/* (ratings_query, games_query, tau, max_rd, what, form, VARIADIC params) */
 extern void close_pass_args(FunctionCallInfo fcinfo, ClosePassArgs *args);
 
 /*

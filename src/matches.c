@@ -1,8 +1,10 @@
 /*
- * matches.c — glicko2_match_sides: the one-on-one game sides a team or
- * free-for-all match becomes.  glicko2_close_matches rates a period from
- * exactly these rows, and analysts can feed them to glicko2_period or
- * glicko2_explain in a GROUP BY of their own.
+ * matches.c — glicko2_match_sides: the game sides a team or free-for-all
+ * match becomes, each with the terms it adds to its player's Step 3/4 sums
+ * (src/core/team.c computes them).  glicko2_close_matches rates a period
+ * from exactly these terms; analysts can read E, the terms and the weights,
+ * and feed the 'individual' and 'composite' sides to glicko2_period in a
+ * GROUP BY of their own.
  *
  * A close calls it once per match (hundreds of thousands of times), so what
  * does not depend on the match is looked up once per call site (fn_extra),
@@ -13,15 +15,16 @@
 
 #include "access/htup_details.h"
 #include "catalog/pg_collation.h"
+#include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
 #include "utils/lsyscache.h"
 #include "utils/tuplestore.h"
 #include "utils/typcache.h"
 
-#include "match_math.h"
 #include "rating.h"
 
 /* Checking a match compares every pair of its players. */
@@ -39,7 +42,7 @@ typedef struct ElementType
 /* What one call site needs whatever the match (in fn_mcxt). */
 typedef struct MatchSidesCache
 {
-	ElementType elem[4];		/* players, teams, places, ratings */
+	ElementType elem[5];		/* players, teams, places, ratings, weights */
 	FmgrInfo	player_eq;
 	FmgrInfo	team_eq;
 	Oid			collation;
@@ -50,17 +53,23 @@ typedef struct MatchSidesCache
 /* One match, read and checked. */
 typedef struct Match
 {
-	GlickoMatch match;
+	GlickoTeamMatch match;
 	Datum	   *players;
 	Datum	   *teams;
 	Datum	   *ratings;
 	bool	   *rating_nulls;
+	Glicko2Rating *rating;		/* unrated: the defaults */
+	double	   *share;			/* NULL: no weights */
 	int		   *team_of;
 	int64	   *team_place;
 	int		   *team_first;		/* a player of each team, for its key */
 } Match;
 
 static const char *const argument_names[] = {"players", "teams", "places", "ratings", "method"};
+
+static const Glicko2Rating unrated = {
+	GLICKO2_DEFAULT_RATING, GLICKO2_DEFAULT_RD, GLICKO2_DEFAULT_VOLATILITY
+};
 
 static void
 set_element_type(ElementType *e, Oid type)
@@ -99,6 +108,7 @@ cache_of(FunctionCallInfo fcinfo, ArrayType *const *arrays)
 	c = palloc0(sizeof(MatchSidesCache));
 	for (int i = 0; i < 4; i++)
 		set_element_type(&c->elem[i], ARR_ELEMTYPE(arrays[i]));
+	set_element_type(&c->elem[4], FLOAT8OID);
 	equality_of(c->elem[0].type, "player", &c->player_eq, fcinfo->flinfo->fn_mcxt);
 	equality_of(c->elem[1].type, "team", &c->team_eq, fcinfo->flinfo->fn_mcxt);
 	c->collation = OidIsValid(PG_GET_COLLATION()) ? PG_GET_COLLATION() : DEFAULT_COLLATION_OID;
@@ -141,28 +151,36 @@ keys_equal(FmgrInfo *eq, Oid collation, Datum a, Datum b)
 	return DatumGetBool(FunctionCall2Coll(eq, collation, a, b));
 }
 
-static GlickoMatchMethod
-method_of(text *method)
+/* The method argument of the team functions, or an ERROR. */
+GlickoTeamMethod
+glicko2_team_method(text *method)
 {
 	char	   *m = text_to_cstring(method);
 
+	if (strcmp(m, "sum") == 0)
+		return GLICKO_TEAM_SUM;
+	if (strcmp(m, "mean") == 0)
+		return GLICKO_TEAM_MEAN;
 	if (strcmp(m, "individual") == 0)
-		return GLICKO_MATCH_INDIVIDUAL;
+		return GLICKO_TEAM_INDIVIDUAL;
 	if (strcmp(m, "composite") == 0)
-		return GLICKO_MATCH_COMPOSITE;
+		return GLICKO_TEAM_COMPOSITE;
 	ereport(ERROR,
 			errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			errmsg("method must be 'individual' or 'composite', not '%s'", m));
+			errmsg("method must be 'sum', 'mean', 'individual' or 'composite', not '%s'", m));
 	pg_unreachable();
 }
 
 /*
  * Read and check one match: every player once, on one team, every team with
- * one place, at least two teams, valid ratings.  Each error names the player.
+ * one place, at least two teams, valid ratings, weights (if given) in
+ * (0, 1].  Each error names the player.
  */
 static void
 read_match(FunctionCallInfo fcinfo, MatchSidesCache *c, ArrayType *const *arrays, Match *m)
 {
+	Datum	   *weights = NULL;
+	bool	   *weight_nulls = NULL;
 	Oid			player_type = c->elem[0].type,
 				team_type = c->elem[1].type;
 	bool	   *player_nulls,
@@ -180,11 +198,19 @@ read_match(FunctionCallInfo fcinfo, MatchSidesCache *c, ArrayType *const *arrays
 				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 				errmsg("players, teams, places and ratings must have the same length"),
 				errdetail("Element i of each array describes the match's player i."));
+	if (arrays[4] != NULL &&
+		array_elements(arrays[4], &c->elem[4], "weights", &weights, &weight_nulls) != n)
+		ereport(ERROR,
+				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				errmsg("weights must have one element per player"),
+				errdetail("Element i of each array describes the match's player i."));
 	if (n > MAX_MATCH_PLAYERS)
 		ereport(ERROR,
 				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				errmsg("a match has %d players, more than the %d allowed", n, MAX_MATCH_PLAYERS));
 
+	m->rating = palloc(sizeof(Glicko2Rating) * Max(n, 1));
+	m->share = weights ? palloc(sizeof(double) * Max(n, 1)) : NULL;
 	m->team_of = palloc(sizeof(int) * Max(n, 1));
 	m->team_place = palloc(sizeof(int64) * Max(n, 1));
 	m->team_first = palloc(sizeof(int) * Max(n, 1));
@@ -211,13 +237,29 @@ read_match(FunctionCallInfo fcinfo, MatchSidesCache *c, ArrayType *const *arrays
 					errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					errmsg("place of player %s is " INT64_FORMAT ", not a place (1 is first)",
 						   key_text(player_type, m->players[i]), place));
-		if (!m->rating_nulls[i])
+		if (weights)
 		{
-			Glicko2Rating r;
-
-			datum_get_glicko2_fields(m->ratings[i], &r, "player rating");
-			if (!glicko2_valid(&r))
-				check_glicko2(&r, psprintf("rating of player %s", key_text(player_type, m->players[i])));
+			if (weight_nulls[i])
+				ereport(ERROR,
+						errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						errmsg("weight of player %s is NULL", key_text(player_type, m->players[i])),
+						errdetail("A weight is the share of the match the player played, in (0, 1]."));
+			m->share[i] = DatumGetFloat8(weights[i]);
+			if (!(m->share[i] > 0.0 && m->share[i] <= 1.0))
+				ereport(ERROR,
+						errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+						errmsg("weight of player %s is %s, not in (0, 1]",
+							   key_text(player_type, m->players[i]),
+							   float8out_internal(m->share[i])),
+						errdetail("A weight is the share of the match the player played, in (0, 1]."));
+		}
+		if (m->rating_nulls[i])
+			m->rating[i] = unrated;
+		else
+		{
+			datum_get_glicko2_fields(m->ratings[i], &m->rating[i], "player rating");
+			if (!glicko2_valid(&m->rating[i]))
+				check_glicko2(&m->rating[i], psprintf("rating of player %s", key_text(player_type, m->players[i])));
 		}
 		for (int j = 0; j < i; j++)
 			if (keys_equal(&c->player_eq, c->collation, m->players[i], m->players[j]))
@@ -263,64 +305,32 @@ read_match(FunctionCallInfo fcinfo, MatchSidesCache *c, ArrayType *const *arrays
 	m->match.team = m->team_of;
 	m->match.n_teams = k;
 	m->match.place = m->team_place;
-}
-
-/* Composite method: each team's composite player, NULL ratings unrated
- * (the ratings were checked by read_match). */
-static Datum *
-composites_of(const Match *m, TupleDesc rating_desc)
-{
-	Glicko2Rating *members = palloc(sizeof(Glicko2Rating) * m->match.n_players);
-	Datum	   *composites = palloc(sizeof(Datum) * m->match.n_teams);
-
-	for (int t = 0; t < m->match.n_teams; t++)
-	{
-		Glicko2Rating c;
-		Datum		values[3];
-		bool		nulls[3] = {false, false, false};
-		int			size = 0;
-
-		for (int i = 0; i < m->match.n_players; i++)
-		{
-			if (m->team_of[i] != t)
-				continue;
-			if (m->rating_nulls[i])
-			{
-				members[size].rating = GLICKO2_DEFAULT_RATING;
-				members[size].rd = GLICKO2_DEFAULT_RD;
-				members[size].volatility = GLICKO2_DEFAULT_VOLATILITY;
-			}
-			else
-				datum_get_glicko2_fields(m->ratings[i], &members[size], "player rating");
-			size++;
-		}
-		glicko_team_composite(members, size, &c);
-		values[0] = Float8GetDatum(c.rating);
-		values[1] = Float8GetDatum(c.rd);
-		values[2] = Float8GetDatum(c.volatility);
-		composites[t] = HeapTupleGetDatum(heap_form_tuple(rating_desc, values, nulls));
-	}
-	return composites;
+	m->match.rating = m->rating;
+	m->match.share = m->share;
 }
 
 /*
- * glicko2_match_sides(players, teams, places, ratings, method): one row per
- * game side of one match, (player, team, rating, opponent, opponent_team,
- * opponent_rating, score), in player order.
+ * glicko2_match_sides(players, teams, places, ratings, method, weights): one
+ * row per game side of one match, (player, team, rating, opponent,
+ * opponent_team, opponent_rating, score, expected, information, surprise,
+ * weight), in player order.
  */
 PG_FUNCTION_INFO_V1(glicko2_match_sides_sql);
 Datum
 glicko2_match_sides_sql(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	ArrayType  *arrays[4];
+	ArrayType  *arrays[5];
 	MatchSidesCache *c;
 	Match		m;
+	GlickoTeamWork work;
 	Datum	   *composites = NULL;
-	GlickoMatchCursor cursor = {0, -1};
-	GlickoSide	side;
+	GlickoTeamCursor cursor = {0, -1};
+	GlickoTeamSide side;
 	Tuplestorestate *store;
 	MemoryContext old;
+	bool		individual,
+				composite;
 
 	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
 		!(rsinfo->allowedModes & SFRM_Materialize))
@@ -332,27 +342,37 @@ glicko2_match_sides_sql(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					errmsg("%s must not be NULL", argument_names[i]));
-	m.match.method = method_of(PG_GETARG_TEXT_PP(4));
+	m.match.method = glicko2_team_method(PG_GETARG_TEXT_PP(4));
+	individual = m.match.method == GLICKO_TEAM_INDIVIDUAL;
+	composite = m.match.method == GLICKO_TEAM_COMPOSITE;
 	for (int i = 0; i < 4; i++)
 		arrays[i] = PG_GETARG_ARRAYTYPE_P(i);
+	arrays[4] = PG_ARGISNULL(5) ? NULL : PG_GETARG_ARRAYTYPE_P(5);
 	c = cache_of(fcinfo, arrays);
 	read_match(fcinfo, c, arrays, &m);
-	if (m.match.method == GLICKO_MATCH_COMPOSITE)
-		composites = composites_of(&m, c->rating_desc);
+	glicko_team_prepare(&m.match,
+						palloc(sizeof(double) * glicko_team_work_doubles(m.match.n_players, m.match.n_teams)),
+						palloc(sizeof(int) * glicko_team_work_ints(m.match.n_players, m.match.n_teams)),
+						&work);
+	if (composite)
+	{
+		composites = palloc(sizeof(Datum) * m.match.n_teams);
+		for (int t = 0; t < m.match.n_teams; t++)
+			composites[t] = glicko2_rating_datum(c->rating_desc, &work.composite[t]);
+	}
 
 	/* (the executor frees setDesc after each call: it gets a copy) */
 	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
 	store = tuplestore_begin_heap(true, false, work_mem);
 	rsinfo->setDesc = CreateTupleDescCopy(c->out_desc);
 	MemoryContextSwitchTo(old);
-	while (glicko_match_next(&m.match, &cursor, &side))
+	while (glicko_team_next(&work, &cursor, &side))
 	{
 		int			p = side.player;
 		int			o = side.opponent;
-		bool		individual = m.match.method == GLICKO_MATCH_INDIVIDUAL;
-		Datum		values[7];
-		bool		nulls[7] = {false, false, m.rating_nulls[p], !individual, false,
-		individual && m.rating_nulls[o], false};
+		Datum		values[11];
+		bool		nulls[11] = {false, false, m.rating_nulls[p], !individual, false,
+			individual ? m.rating_nulls[o] : !composite, false, false, false, false, false};
 
 		CHECK_FOR_INTERRUPTS();
 		values[0] = m.players[p];
@@ -360,8 +380,12 @@ glicko2_match_sides_sql(PG_FUNCTION_ARGS)
 		values[2] = m.ratings[p];
 		values[3] = individual ? m.players[o] : (Datum) 0;
 		values[4] = individual ? m.teams[o] : m.teams[m.team_first[o]];
-		values[5] = individual ? m.ratings[o] : composites[o];
+		values[5] = individual ? m.ratings[o] : composite ? composites[o] : (Datum) 0;
 		values[6] = Float8GetDatum(side.score);
+		values[7] = Float8GetDatum(side.expected);
+		values[8] = Float8GetDatum(side.terms.information);
+		values[9] = Float8GetDatum(side.terms.surprise);
+		values[10] = Float8GetDatum(side.weight);
 		tuplestore_putvalues(store, c->out_desc, values, nulls);
 	}
 	rsinfo->returnMode = SFRM_Materialize;

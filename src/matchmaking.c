@@ -99,7 +99,8 @@ rating_array(ArrayType *a, const char *what, Glicko2Rating **out)
 	return n;
 }
 
-/* glicko2_team_win_probability(team_a, team_b): a beats b, composite teams. */
+/* glicko2_team_win_probability(team_a, team_b, method): a beats b, by the
+ * method's team model (src/core/team.c). */
 PG_FUNCTION_INFO_V1(glicko2_team_win_probability_sql);
 Datum
 glicko2_team_win_probability_sql(PG_FUNCTION_ARGS)
@@ -108,12 +109,14 @@ glicko2_team_win_probability_sql(PG_FUNCTION_ARGS)
 			   *b;
 	int			na = rating_array(PG_GETARG_ARRAYTYPE_P(0), "team_a", &a),
 				nb = rating_array(PG_GETARG_ARRAYTYPE_P(1), "team_b", &b);
+	GlickoTeamMethod method = glicko2_team_method(PG_GETARG_TEXT_PP(2));
 
 	if (na == 0 || nb == 0)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("%s has no players", na == 0 ? "team_a" : "team_b"));
-	PG_RETURN_FLOAT8(glicko_team_win_probability(a, na, b, nb));
+	PG_RETURN_FLOAT8(glicko_team_probability(method, a, NULL, na, b, NULL, nb,
+											 palloc(sizeof(double) * 2 * ((size_t) na + nb))));
 }
 
 static void

@@ -11,6 +11,7 @@
 #include "fmgr.h"
 
 #include "compat.h"
+#include "core/team.h"
 #include "glicko_math.h"
 
 /* Read a composite argument; `what` names it in errors ("player", "opponent"). */
@@ -105,6 +106,10 @@ extern void arg_glicko1_or_unrated(FunctionCallInfo fcinfo, int n,
 extern Datum glicko2_get_datum(FunctionCallInfo fcinfo, const Glicko2Rating *r);
 extern Datum glicko2_rating_datum(TupleDesc desc, const Glicko2Rating *r);
 extern Oid	glicko2_rating_type(Oid namespace);
+
+/* A team function's method argument: 'sum', 'mean', 'individual' or
+ * 'composite' (src/matches.c), or an ERROR. */
+extern GlickoTeamMethod glicko2_team_method(text *method);
 extern Datum glicko1_get_datum(FunctionCallInfo fcinfo, const Glicko1Rating *r);
 
 /* Validation: each check_ raises a clear ERROR naming the bad value. */

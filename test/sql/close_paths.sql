@@ -231,7 +231,7 @@ SELECT player AS player_id, rating FROM glicko2_close_ratings(
   'SELECT player_id, rating FROM close_paths.base',
   'SELECT g.player_id, o.rating, g.score FROM close_paths.games g
      LEFT JOIN close_paths.base o ON o.player_id = g.opponent_id WHERE g.period = CAST($1 AS int)',
-  0.5, 350, 'period 1', '1') AS c(player int, rating glicko2_rating, games bigint, is_new boolean);
+  0.5, 350, 'period 1', NULL, '1') AS c(player int, rating glicko2_rating, games bigint, is_new boolean);
 SELECT close_differences('r_sides', 'e_sides') AS sides_differences;
 -- Where the ratings are written: in place, by a plain UPDATE that reads each
 -- player's new rating from the kept pass (glicko2_close_result), unless an
@@ -337,7 +337,7 @@ BEGIN;
 SELECT k.handle AS kept, k.sides FROM glicko2_close_compute(
   'SELECT player_id, rating FROM close_paths.base',
   'SELECT player_id, opponent_id, score FROM close_paths.games WHERE period = CAST($1 AS int)',
-  0.5, 350, 'period 1', '1') k \gset
+  0.5, 350, 'period 1', NULL, '1') k \gset
 SELECT :sides AS sides, (SELECT 2 * count(*) FROM games WHERE period = 1) AS expected_sides;
 SAVEPOINT s;
 SELECT glicko2_close_result(:kept, 3::bigint);
@@ -360,7 +360,7 @@ BEGIN;
 SELECT k.handle AS kept FROM glicko2_close_compute(
   'SELECT player_id, rating FROM close_paths.base',
   'SELECT player_id, opponent_id, score FROM close_paths.games WHERE period = CAST($1 AS int)',
-  0.5, 350, 'period 1', '1') k \gset
+  0.5, 350, 'period 1', NULL, '1') k \gset
 COMMIT;
 \set VERBOSITY sqlstate
 SELECT glicko2_close_result(:kept, 1);
@@ -371,14 +371,14 @@ SAVEPOINT released;
 SELECT k.handle AS kept FROM glicko2_close_compute(
   'SELECT player_id, rating FROM close_paths.base',
   'SELECT player_id, opponent_id, score FROM close_paths.games WHERE period = CAST($1 AS int)',
-  0.5, 350, 'period 1', '1') k \gset
+  0.5, 350, 'period 1', NULL, '1') k \gset
 RELEASE released;
 SELECT glicko2_close_result(:kept, 1) = rating AS kept_after_release FROM expected WHERE player_id = 1;
 SAVEPOINT rolled_back;
 SELECT k.handle AS kept FROM glicko2_close_compute(
   'SELECT player_id, rating FROM close_paths.base',
   'SELECT player_id, opponent_id, score FROM close_paths.games WHERE period = CAST($1 AS int)',
-  0.5, 350, 'period 1', '1') k \gset
+  0.5, 350, 'period 1', NULL, '1') k \gset
 ROLLBACK TO rolled_back;
 \set VERBOSITY sqlstate
 SELECT glicko2_close_result(:kept, 1);

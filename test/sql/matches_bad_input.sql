@@ -55,6 +55,26 @@ CALL glicko2_close_matches('ratings', 'matches', 11);
 UPDATE ratings SET rating = glicko2_rating(1500, 80) WHERE player_id = 3;
 SELECT unchanged();
 
+-- Weights (a column named weight is read without being named): 0, above 1,
+-- NaN, NULL, negative, each named with its player; a weight column that is
+-- not there or not a number.
+CREATE TABLE wmatches (match_id int, period int, player_id int, team int, place int, weight float8);
+CALL glicko2_guard_games('wmatches');
+INSERT INTO wmatches VALUES (1, 1, 3, 1, 1, 1), (1, 1, 4, 2, 2, 0),
+                            (2, 2, 3, 1, 1, 1.5), (2, 2, 4, 2, 2, 1),
+                            (3, 3, 3, 1, 1, 'NaN'), (3, 3, 4, 2, 2, 1),
+                            (4, 4, 3, 1, 1, NULL), (4, 4, 4, 2, 2, 1),
+                            (5, 5, 3, 1, 1, -0.5), (5, 5, 4, 2, 2, 1), (5, 5, 1, 2, 2, 0.5);
+CALL glicko2_close_matches('ratings', 'wmatches', 1);
+CALL glicko2_close_matches('ratings', 'wmatches', 2, 'mean');
+CALL glicko2_close_matches('ratings', 'wmatches', 3, 'individual');
+CALL glicko2_close_matches('ratings', 'wmatches', 4, 'composite');
+CALL glicko2_close_matches('ratings', 'wmatches', 5);
+CALL glicko2_close_matches('ratings', 'matches', 12, weight_column => 'weight');
+ALTER TABLE wmatches ADD COLUMN share text;
+CALL glicko2_close_matches('ratings', 'wmatches', 1, weight_column => 'share');
+SELECT unchanged();
+
 -- Bad arguments.
 CALL glicko2_close_matches('ratings', 'matches', 12, 'team');
 CALL glicko2_close_matches('ratings', 'matches', 12, NULL);

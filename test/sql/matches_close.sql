@@ -26,24 +26,40 @@ INSERT INTO matches VALUES
   (3, 1, 10, 'solo', 1), (3, 1, 11, 'trio', 2), (3, 1, 12, 'trio', 2), (3, 1, 13, 'trio', 2);
 
 -- 'individual' by hand: every pair of players of different teams, one row
--- per game (score = player_id's result), as glicko2_close_period reads them.
-CREATE TABLE hand_games (period int, player_id int, opponent_id int, score float8);
-CALL glicko2_guard_games('hand_games');
+-- per game side (score = player_id's result), each weighted 1/k against a
+-- team of k players and, in the match of 3 teams, by
+-- lambda_3 = 4 (3 - H_3) / (3 * 2) = 7/9.  Each side's terms written out in
+-- SQL (g^2 E (1 - E) and g (s - E), times the weight) and updated by the
+-- close's pass: the same ratings to 1e-9.
+CREATE TABLE hand_games (player_id int, opponent_id int, score float8, w float8);
 INSERT INTO hand_games VALUES
-  (1, 1, 3, 1), (1, 1, 4, 1), (1, 2, 3, 1), (1, 2, 4, 1),
-  (1, 5, 7, 1), (1, 5, 8, 1), (1, 5, 9, 1), (1, 6, 7, 1), (1, 6, 8, 1), (1, 6, 9, 1),
-  (1, 7, 8, 0.5), (1, 7, 9, 0.5),
-  (1, 10, 11, 1), (1, 10, 12, 1), (1, 10, 13, 1);
+  (1, 3, 1, 0.5), (1, 4, 1, 0.5), (2, 3, 1, 0.5), (2, 4, 1, 0.5),
+  (3, 1, 0, 0.5), (3, 2, 0, 0.5), (4, 1, 0, 0.5), (4, 2, 0, 0.5),
+  (5, 7, 1, 7/9.0), (5, 8, 1, 7/18.0), (5, 9, 1, 7/18.0), (6, 7, 1, 7/9.0), (6, 8, 1, 7/18.0), (6, 9, 1, 7/18.0),
+  (7, 5, 0, 7/18.0), (7, 6, 0, 7/18.0), (7, 8, 0.5, 7/18.0), (7, 9, 0.5, 7/18.0),
+  (8, 5, 0, 7/18.0), (8, 6, 0, 7/18.0), (8, 7, 0.5, 7/9.0), (9, 5, 0, 7/18.0), (9, 6, 0, 7/18.0), (9, 7, 0.5, 7/9.0),
+  (10, 11, 1, 1/3.0), (10, 12, 1, 1/3.0), (10, 13, 1, 1/3.0),
+  (11, 10, 0, 1), (12, 10, 0, 1), (13, 10, 0, 1);
+CREATE TABLE hand_terms AS
+SELECT h.player_id, h.w * g * g * e * (1 - e) AS information, h.w * g * (h.score - e) AS surprise
+FROM hand_games h LEFT JOIN base r USING (player_id) LEFT JOIN base o ON o.player_id = h.opponent_id,
+     LATERAL (SELECT 1 / sqrt(1 + 3 * (coalesce((o.rating).rd, 350) / 173.7178) ^ 2 / pi() ^ 2) AS g) gx,
+     LATERAL (SELECT 1 / (1 + exp(-g * (coalesce((r.rating).rating, 1500) - coalesce((o.rating).rating, 1500))
+                                  / 173.7178)) AS e) ex;
+CREATE TABLE r_by_hand AS
+SELECT player AS player_id, rating FROM glicko2_close_ratings(
+  'SELECT player_id, rating FROM matches_close.base',
+  'SELECT player_id, information, surprise FROM matches_close.hand_terms', 0.5, 350, 'by hand', 'terms')
+  AS c(player int, rating glicko2_rating, games bigint, is_new boolean);
 CREATE TABLE r_individual (LIKE base INCLUDING ALL);
-CREATE TABLE r_by_games (LIKE base INCLUDING ALL);
 INSERT INTO r_individual SELECT * FROM base;
-INSERT INTO r_by_games SELECT * FROM base;
 CREATE TABLE history (player_id int, period int, rating glicko2_rating);
-CALL glicko2_close_matches('r_individual', 'matches', 1, history => 'history');
-CALL glicko2_close_period('r_by_games', 'hand_games', 1);
+CALL glicko2_close_matches('r_individual', 'matches', 1, 'individual', history => 'history');
 SELECT count(*) AS players,
-       count(*) FILTER (WHERE i.rating IS NOT DISTINCT FROM g.rating) AS same_bits
-FROM r_individual i FULL JOIN r_by_games g USING (player_id);
+       count(*) FILTER (WHERE (i.rating IS NULL AND h.rating IS NULL) OR
+                              (abs((i.rating).rating - (h.rating).rating) < 1e-9 AND abs((i.rating).rd - (h.rating).rd) < 1e-9
+                               AND abs((i.rating).volatility - (h.rating).volatility) < 1e-12)) AS as_by_hand
+FROM r_individual i FULL JOIN r_by_hand h USING (player_id);
 
 -- 'composite' by hand: each player against each other team's mean rating,
 -- RD and volatility (new players 1500 / 350 / 0.06):
@@ -108,7 +124,7 @@ DELETE FROM matches WHERE match_id = 4;
 TRUNCATE matches;
 INSERT INTO matches VALUES (5, 4, 1, 'x', 1);
 
--- A 1v1 match is glicko2_close_period's game, bit for bit, with either
+-- A 1v1 match is glicko2_close_period's game, bit for bit, with every
 -- method: a win, and a draw.
 CREATE TABLE m1v1 (match_id int, period int, player_id int, team int, place int);
 INSERT INTO m1v1 VALUES (1, 1, 1, 1, 2), (1, 1, 2, 2, 1), (2, 2, 1, 1, 1), (2, 2, 2, 2, 1);
@@ -118,21 +134,32 @@ CALL glicko2_guard_games('m1v1');
 CALL glicko2_guard_games('g1v1');
 CREATE TABLE r1_individual (LIKE base INCLUDING ALL);
 CREATE TABLE r1_composite (LIKE base INCLUDING ALL);
+CREATE TABLE r1_sum (LIKE base INCLUDING ALL);
+CREATE TABLE r1_mean (LIKE base INCLUDING ALL);
 CREATE TABLE r1_games (LIKE base INCLUDING ALL);
 INSERT INTO r1_individual SELECT * FROM base;
 INSERT INTO r1_composite SELECT * FROM base;
+INSERT INTO r1_sum SELECT * FROM base;
+INSERT INTO r1_mean SELECT * FROM base;
 INSERT INTO r1_games SELECT * FROM base;
-CALL glicko2_close_matches('r1_individual', 'm1v1', 1);
+CALL glicko2_close_matches('r1_individual', 'm1v1', 1, 'individual');
 CALL glicko2_close_matches('r1_composite', 'm1v1', 1, 'composite');
+CALL glicko2_close_matches('r1_sum', 'm1v1', 1);
+CALL glicko2_close_matches('r1_mean', 'm1v1', 1, 'mean');
 CALL glicko2_close_period('r1_games', 'g1v1', 1);
-CALL glicko2_close_matches('r1_individual', 'm1v1', 2);
+CALL glicko2_close_matches('r1_individual', 'm1v1', 2, 'individual');
 CALL glicko2_close_matches('r1_composite', 'm1v1', 2, 'composite');
+CALL glicko2_close_matches('r1_sum', 'm1v1', 2, 'sum');
+CALL glicko2_close_matches('r1_mean', 'm1v1', 2, 'mean');
 CALL glicko2_close_period('r1_games', 'g1v1', 2);
 SELECT count(*) AS players,
        count(*) FILTER (WHERE i.rating IS NOT DISTINCT FROM g.rating) AS individual_same_bits,
        count(*) FILTER (WHERE c.rating IS NOT DISTINCT FROM g.rating) AS composite_same_bits,
+       count(*) FILTER (WHERE s.rating IS NOT DISTINCT FROM g.rating) AS sum_same_bits,
+       count(*) FILTER (WHERE m.rating IS NOT DISTINCT FROM g.rating) AS mean_same_bits,
        count(*) FILTER (WHERE g.rating IS DISTINCT FROM b.rating) AS moved
 FROM r1_games g JOIN r1_individual i USING (player_id) JOIN r1_composite c USING (player_id)
+JOIN r1_sum s USING (player_id) JOIN r1_mean m USING (player_id)
 JOIN base b USING (player_id);
 
 -- The computation inside the one writing statement (a temporary table of the

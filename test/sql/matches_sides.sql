@@ -9,7 +9,7 @@ SET search_path = matches_sides, public;
 SELECT player, team, opponent, opponent_team, opponent_rating, score
 FROM glicko2_match_sides(ARRAY[1, 2, 3, 4], ARRAY['red', 'red', 'blue', 'blue'], ARRAY[1, 1, 2, 2],
                          ARRAY[glicko2_rating(1600, 100), glicko2_rating(1400, 50),
-                               glicko2_rating(1550, 200, 0.05), NULL]);
+                               glicko2_rating(1550, 200, 0.05), NULL], 'individual');
 -- Composite: each player meets the other team once, as the mean of its
 -- players: red is (1600 + 1400) / 2 = 1500, RD (100 + 50) / 2 = 75; blue,
 -- with player 4 unrated (1500 / 350 / 0.06), is 1525 / 275 / 0.055.
@@ -22,7 +22,7 @@ FROM glicko2_match_sides(ARRAY[1, 2, 3, 4], ARRAY['red', 'red', 'blue', 'blue'],
 -- tied second.  A beats everyone (1); B and C draw (0.5); both lose to A (0).
 SELECT player, team, opponent, opponent_team, score
 FROM glicko2_match_sides(ARRAY[1, 2, 3, 4, 5], ARRAY['A', 'A', 'B', 'C', 'C'], ARRAY[1, 1, 2, 2, 2],
-                         ARRAY[NULL, NULL, NULL, NULL, NULL]::glicko2_rating[]);
+                         ARRAY[NULL, NULL, NULL, NULL, NULL]::glicko2_rating[], 'individual');
 SELECT player, opponent_team, score
 FROM glicko2_match_sides(ARRAY[1, 2, 3, 4, 5], ARRAY['A', 'A', 'B', 'C', 'C'], ARRAY[1, 1, 2, 2, 2],
                          ARRAY[NULL, NULL, NULL, NULL, NULL]::glicko2_rating[], 'composite');
@@ -33,7 +33,7 @@ FROM glicko2_match_sides(ARRAY[1, 2, 3, 4, 5], ARRAY['A', 'A', 'B', 'C', 'C'], A
 SELECT player, opponent, opponent_team, opponent_rating, score
 FROM glicko2_match_sides(ARRAY[10, 20, 21, 22], ARRAY[1, 2, 2, 2], ARRAY[2, 1, 1, 1],
                          ARRAY[glicko2_rating(1700, 60), glicko2_rating(1400, 80),
-                               glicko2_rating(1500, 100), glicko2_rating(1600, 120)]);
+                               glicko2_rating(1500, 100), glicko2_rating(1600, 120)], 'individual');
 SELECT player, opponent, opponent_team, opponent_rating, score
 FROM glicko2_match_sides(ARRAY[10, 20, 21, 22], ARRAY[1, 2, 2, 2], ARRAY[2, 1, 1, 1],
                          ARRAY[glicko2_rating(1700, 60), glicko2_rating(1400, 80),
@@ -49,7 +49,7 @@ INSERT INTO ffa VALUES
 SELECT s.player, count(*) AS games, sum(s.score) AS points, string_agg(s.score::text, ' ' ORDER BY s.opponent) AS scores
 FROM (SELECT array_agg(player ORDER BY player) p, array_agg(team ORDER BY player) t,
              array_agg(place ORDER BY player) pl FROM ffa) m,
-     glicko2_match_sides(m.p, m.t, m.pl, array_fill(NULL::glicko2_rating, ARRAY[12])) s
+     glicko2_match_sides(m.p, m.t, m.pl, array_fill(NULL::glicko2_rating, ARRAY[12]), 'individual') s
 GROUP BY s.player ORDER BY s.player;
 SELECT s.player, string_agg(s.opponent_team || ':' || s.score, ' ' ORDER BY s.opponent_team) AS games
 FROM (SELECT array_agg(player ORDER BY player) p, array_agg(team ORDER BY player) t,
@@ -104,6 +104,49 @@ FROM (SELECT glicko2_explain(s.rating, s.opponent_rating, s.score ORDER BY s.opp
       WHERE s.player = 1) q, new_ratings n
 WHERE n.player_id = 1;
 
+-- The team model ('sum', the default, and 'mean'): one side per opposing
+-- team, E from both teams, each player's terms his share of the game.  A
+-- 2v2 of equal teams (1600 + 1400 against 1550 + 1450, 'mean' and 'sum'
+-- alike: E = 1/2); red wins.  Python's figures (test/unit/team_reference.py)
+-- for the 2v2 of its examples; in a free-for-all of 3 teams every side is
+-- weighted lambda_3 = 7/9.
+SELECT player, opponent, opponent_team, opponent_rating, score, expected, weight
+FROM glicko2_match_sides(ARRAY[1, 2, 3, 4], ARRAY['red', 'red', 'blue', 'blue'], ARRAY[1, 1, 2, 2],
+                         ARRAY[glicko2_rating(1600, 100), glicko2_rating(1400, 50),
+                               glicko2_rating(1550, 200, 0.05), glicko2_rating(1450, 70)]);
+SELECT player, abs(information / i - 1) < 1e-13 AND abs(surprise / s - 1) < 1e-13 AS as_python
+FROM glicko2_match_sides(ARRAY[1, 2, 3, 4], ARRAY[1, 1, 2, 2], ARRAY[1, 1, 2, 2],
+                         ARRAY[glicko2_rating(1600, 80), glicko2_rating(1450, 200), glicko2_rating(1550, 120), NULL], 'mean')
+JOIN (VALUES (1, 0.0432390761055149, 0.20794007816078866), (2, 0.04592739217852368, 0.21430677119149474),
+             (3, 0.0438502022345349, -0.20940439879461678), (4, 0.05420169614651718, -0.2328125772945207)) p(player, i, s)
+USING (player) ORDER BY player;
+SELECT player, opponent_team, score, weight = 7 / 9.0 AS lambda_3
+FROM glicko2_match_sides(ARRAY[1, 2, 3, 4, 5], ARRAY['A', 'A', 'B', 'C', 'C'], ARRAY[1, 1, 2, 2, 2],
+                         ARRAY[NULL, NULL, NULL, NULL, NULL]::glicko2_rating[], 'sum')
+WHERE player IN (1, 3);
+-- Weights: a player who played half the match counts half in his team's
+-- strength and takes half the share ('sum': his terms halve, his
+-- teammate's grow); weights of 1 are no weights, bit for bit.
+SELECT s.player, s.weight, round(s.information::numeric, 6) AS information, round(s.surprise::numeric, 6) AS surprise,
+       round(f.information::numeric, 6) AS full_information
+FROM glicko2_match_sides(ARRAY[1, 2, 3, 4], ARRAY[1, 1, 2, 2], ARRAY[1, 1, 2, 2],
+                         ARRAY[glicko2_rating(1600, 80), glicko2_rating(1450, 200), glicko2_rating(1550, 120), NULL],
+                         'sum', ARRAY[1, 0.5, 1, 1]) s
+JOIN glicko2_match_sides(ARRAY[1, 2, 3, 4], ARRAY[1, 1, 2, 2], ARRAY[1, 1, 2, 2],
+                         ARRAY[glicko2_rating(1600, 80), glicko2_rating(1450, 200), glicko2_rating(1550, 120), NULL]) f
+USING (player) ORDER BY s.player;
+SELECT m.method, count(*) AS sides,
+       count(*) FILTER (WHERE a.information = b.information AND a.surprise = b.surprise
+                        AND a.expected = b.expected AND a.weight = b.weight) AS same_bits
+FROM (VALUES ('sum'), ('mean'), ('individual'), ('composite')) m(method),
+     LATERAL (SELECT row_number() OVER () AS n, * FROM glicko2_match_sides(ARRAY[1, 2, 3, 4, 5], ARRAY[1, 1, 2, 3, 3], ARRAY[1, 1, 2, 2, 2],
+                         ARRAY[glicko2_rating(1600, 80), glicko2_rating(1450, 200), glicko2_rating(1550, 120), NULL,
+                               glicko2_rating(1700, 30)], m.method)) a
+     JOIN LATERAL (SELECT row_number() OVER () AS n, * FROM glicko2_match_sides(ARRAY[1, 2, 3, 4, 5], ARRAY[1, 1, 2, 3, 3], ARRAY[1, 1, 2, 2, 2],
+                         ARRAY[glicko2_rating(1600, 80), glicko2_rating(1450, 200), glicko2_rating(1550, 120), NULL,
+                               glicko2_rating(1700, 30)], m.method, ARRAY[1, 1, 1, 1, 1])) b USING (n)
+GROUP BY m.method ORDER BY m.method;
+
 -- Bad matches: each a clear error naming the player, the team or the place.
 \set VERBOSITY terse
 SELECT * FROM glicko2_match_sides(ARRAY[1, 2, 1], ARRAY[1, 2, 1], ARRAY[1, 2, 1], ARRAY[NULL, NULL, NULL]::glicko2_rating[]);
@@ -125,6 +168,11 @@ SELECT * FROM glicko2_match_sides(ARRAY[1, 2], ARRAY[1, 2], ARRAY[1, 2], ARRAY[N
 SELECT count(*) FROM glicko2_match_sides(array_fill(1, ARRAY[10001]), array_fill(1, ARRAY[10001]),
                                          array_fill(1, ARRAY[10001]), array_fill(NULL::glicko2_rating, ARRAY[10001]));
 SELECT * FROM glicko2_match_sides(ARRAY[point(1, 2), point(3, 4)], ARRAY[1, 2], ARRAY[1, 2], ARRAY[NULL, NULL]::glicko2_rating[]);
+SELECT * FROM glicko2_match_sides(ARRAY[1, 2], ARRAY[1, 2], ARRAY[1, 2], ARRAY[NULL, NULL]::glicko2_rating[], 'sum', ARRAY[1, 0]);
+SELECT * FROM glicko2_match_sides(ARRAY[1, 2], ARRAY[1, 2], ARRAY[1, 2], ARRAY[NULL, NULL]::glicko2_rating[], 'sum', ARRAY[1, 'NaN'::float8]);
+SELECT * FROM glicko2_match_sides(ARRAY[1, 2], ARRAY[1, 2], ARRAY[1, 2], ARRAY[NULL, NULL]::glicko2_rating[], 'sum', ARRAY[1.5, 1]);
+SELECT * FROM glicko2_match_sides(ARRAY[1, 2], ARRAY[1, 2], ARRAY[1, 2], ARRAY[NULL, NULL]::glicko2_rating[], 'sum', ARRAY[NULL, 1]);
+SELECT * FROM glicko2_match_sides(ARRAY[1, 2], ARRAY[1, 2], ARRAY[1, 2], ARRAY[NULL, NULL]::glicko2_rating[], 'sum', ARRAY[1]::float8[]);
 \set VERBOSITY default
 
 DROP SCHEMA matches_sides CASCADE;

@@ -1,11 +1,16 @@
 -- Matchmaking, lobbies: the team win probability and glicko2_balance.
--- References computed independently with mpmath at 40 digits: a team is
--- the composite of Williams (2013), the means of its players' rating and RD,
--- and p = 1 / (1 + exp(-g(sqrt(phi_a^2 + phi_b^2)) (mu_a - mu_b))).
+-- References computed independently with mpmath at 40 digits: with
+-- 'composite', a team is the composite of Williams (2013), the means of its
+-- players' rating and RD, and p = 1 / (1 + exp(-g(sqrt(phi_a^2 + phi_b^2))
+-- (mu_a - mu_b))); with 'sum' and 'mean' (the team model, TEAM_MATH's
+-- formula written out in Python), p = 1 / (1 + exp(-(M_a - M_b) /
+-- sqrt(s^2 + 3 (V_a + V_b) / pi^2))).
 
--- Teams of one are glicko2_win_probability, bit for bit.
+-- Teams of one are glicko2_win_probability, bit for bit, by every method.
 SELECT (a).rating AS a, (b).rating AS b,
-       glicko2_team_win_probability(ARRAY[a], ARRAY[b]) = glicko2_win_probability(a, b) AS same
+       glicko2_team_win_probability(ARRAY[a], ARRAY[b]) = glicko2_win_probability(a, b) AS same,
+       glicko2_team_win_probability(ARRAY[a], ARRAY[b], 'mean') = glicko2_win_probability(a, b) AS same_mean,
+       glicko2_team_win_probability(ARRAY[a], ARRAY[b], 'composite') = glicko2_win_probability(a, b) AS same_composite
 FROM (VALUES (glicko2_rating(1700, 50), glicko2_rating(1500, 80)),
              (glicko2_rating(1400, 350), glicko2_rating(2100, 30)),
              (glicko2_rating(-5e5, 1e-3), glicko2_rating(5e5, 1e-3))) v(a, b);
@@ -13,22 +18,43 @@ FROM (VALUES (glicko2_rating(1700, 50), glicko2_rating(1500, 80)),
 -- 1600/50 + 1400/150 (composite 1500/100) against 1550/100 + 1500/60
 -- (composite 1525/80): 0.46671908873167062; swapped, 1 - that.
 SELECT abs(glicko2_team_win_probability(ARRAY[glicko2_rating(1600, 50), glicko2_rating(1400, 150)],
-                                        ARRAY[glicko2_rating(1550, 100), glicko2_rating(1500, 60)])
+                                        ARRAY[glicko2_rating(1550, 100), glicko2_rating(1500, 60)], 'composite')
            / 0.46671908873167061989 - 1) < 1e-14 AS two_against_two,
        glicko2_team_win_probability(ARRAY[glicko2_rating(1600, 50), glicko2_rating(1400, 150)],
-                                    ARRAY[glicko2_rating(1550, 100), glicko2_rating(1500, 60)])
+                                    ARRAY[glicko2_rating(1550, 100), glicko2_rating(1500, 60)], 'composite')
      + glicko2_team_win_probability(ARRAY[glicko2_rating(1550, 100), glicko2_rating(1500, 60)],
-                                    ARRAY[glicko2_rating(1600, 50), glicko2_rating(1400, 150)]) AS p_ab_plus_p_ba;
+                                    ARRAY[glicko2_rating(1600, 50), glicko2_rating(1400, 150)], 'composite') AS p_ab_plus_p_ba;
 -- Three against two: composites 1500/100 and 1650/140, 0.31911231887186800752.
 SELECT abs(glicko2_team_win_probability(
              ARRAY[glicko2_rating(1800, 50), glicko2_rating(1500, 100), glicko2_rating(1200, 150)],
-             ARRAY[glicko2_rating(1700, 200), glicko2_rating(1600, 80)])
+             ARRAY[glicko2_rating(1700, 200), glicko2_rating(1600, 80)], 'composite')
            / 0.31911231887186800752 - 1) < 1e-14 AS three_against_two;
 -- The order of a team's players does not matter.
 SELECT glicko2_team_win_probability(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1500, 100), glicko2_rating(1200, 150)],
-                                    ARRAY[glicko2_rating(1700, 200), glicko2_rating(1600, 80)])
+                                    ARRAY[glicko2_rating(1700, 200), glicko2_rating(1600, 80)], 'composite')
      = glicko2_team_win_probability(ARRAY[glicko2_rating(1200, 150), glicko2_rating(1800, 50), glicko2_rating(1500, 100)],
-                                    ARRAY[glicko2_rating(1600, 80), glicko2_rating(1700, 200)]) AS order_free;
+                                    ARRAY[glicko2_rating(1600, 80), glicko2_rating(1700, 200)], 'composite') AS order_free;
+
+-- The team model: 'sum' adds the members' strengths (and noise), 'mean'
+-- averages them; the same two matches, Python's figures.
+SELECT abs(glicko2_team_win_probability(ARRAY[glicko2_rating(1600, 50), glicko2_rating(1400, 150)],
+                                        ARRAY[glicko2_rating(1550, 100), glicko2_rating(1500, 60)])
+           / 0.4535780122310803 - 1) < 1e-14 AS sum_two_against_two,
+       abs(glicko2_team_win_probability(ARRAY[glicko2_rating(1600, 50), glicko2_rating(1400, 150)],
+                                        ARRAY[glicko2_rating(1550, 100), glicko2_rating(1500, 60)], 'mean')
+           / 0.4657065894557042 - 1) < 1e-14 AS mean_two_against_two,
+       abs(glicko2_team_win_probability(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1500, 100), glicko2_rating(1200, 150)],
+                                        ARRAY[glicko2_rating(1700, 200), glicko2_rating(1600, 80)], 'sum')
+           / 0.27932827680553113 - 1) < 1e-14 AS sum_three_against_two,
+       abs(glicko2_team_win_probability(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1500, 100), glicko2_rating(1200, 150)],
+                                        ARRAY[glicko2_rating(1700, 200), glicko2_rating(1600, 80)], 'mean')
+           / 0.3093641843134334 - 1) < 1e-14 AS mean_three_against_two;
+SELECT m, abs(glicko2_team_win_probability(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1500, 100), glicko2_rating(1200, 150)],
+                                           ARRAY[glicko2_rating(1700, 200), glicko2_rating(1600, 80)], m)
+            + glicko2_team_win_probability(ARRAY[glicko2_rating(1600, 80), glicko2_rating(1700, 200)],
+                                           ARRAY[glicko2_rating(1200, 150), glicko2_rating(1800, 50), glicko2_rating(1500, 100)], m)
+            - 1) < 1e-15 AS p_ab_plus_p_ba_is_1
+FROM unnest(ARRAY['sum', 'mean', 'individual', 'composite']) m;
 
 -- 2v2: 1800 1600 1500 1300 (RD 50).  Free: 1800 + 1300 against 1600 + 1500,
 -- both 1550, p = 0.5.  With the two best in one party the only split left is
@@ -38,7 +64,7 @@ SELECT glicko2_balance(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1600, 50),
        glicko2_balance(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1600, 50),
                              glicko2_rating(1500, 50), glicko2_rating(1300, 50)], 2, '{9,9,NULL,NULL}') AS party;
 SELECT abs(glicko2_team_win_probability(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1600, 50)],
-                                        ARRAY[glicko2_rating(1500, 50), glicko2_rating(1300, 50)])
+                                        ARRAY[glicko2_rating(1500, 50), glicko2_rating(1300, 50)], 'composite')
            / 0.84356933445838788305 - 1) < 1e-14 AS party_chance;
 -- A party of the best and the worst changes nothing: it is the fair split.
 SELECT glicko2_balance(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1600, 50),
@@ -68,7 +94,7 @@ FROM generate_series(1, 20) l, generate_series(1, 4 + l % 9) i;
 CREATE TEMP TABLE lobby_size AS SELECT l, count(*)::int AS n FROM lobby GROUP BY l;
 CREATE FUNCTION pg_temp.split_cost(l int, mask int) RETURNS float8 LANGUAGE sql AS $$
   SELECT abs(glicko2_team_win_probability(array_agg(r) FILTER (WHERE mask & (1 << (i - 1)) <> 0),
-                                          array_agg(r) FILTER (WHERE mask & (1 << (i - 1)) = 0)) - 0.5)
+                                          array_agg(r) FILTER (WHERE mask & (1 << (i - 1)) = 0), 'composite') - 0.5)
   FROM lobby WHERE lobby.l = split_cost.l $$;
 WITH brute AS (
   SELECT s.l, min(pg_temp.split_cost(s.l, m)) AS best
@@ -114,6 +140,7 @@ SELECT glicko2_team_win_probability(ARRAY[glicko2_rating()], ARRAY[(1500, 0, 0.0
 SELECT glicko2_team_win_probability(ARRAY[('NaN', 350, 0.06)::glicko2_rating], ARRAY[glicko2_rating()]);
 SELECT glicko2_team_win_probability('{}', ARRAY[glicko2_rating()]);
 SELECT glicko2_team_win_probability(ARRAY[glicko2_rating()], ARRAY[(1500, NULL, 0.06)::glicko2_rating]);
+SELECT glicko2_team_win_probability(ARRAY[glicko2_rating()], ARRAY[glicko2_rating()], 'median');
 SELECT glicko2_balance(ARRAY[glicko2_rating(), NULL, glicko2_rating()]);
 SELECT glicko2_balance(ARRAY[glicko2_rating(), (1500, 'Infinity', 0.06)::glicko2_rating]);
 SELECT glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating(), glicko2_rating()], 4);
