@@ -2,7 +2,8 @@
 // hidden strengths, rated by the extension's methods, by an independent
 // reference implementation of the team model, and by TrueSkill and OpenSkill;
 // scored by predictive log loss, correlation, slope and interval coverage.
-//   node eval/run.js [--size full|ci] [--seed N] [--out DIR] [--formats a,b]
+//   node eval/run.js [--size full|ci] [--players N] [--periods N] [--rounds N]
+//                    [--from PERIOD] [--seed N] [--out DIR] [--formats a,b]
 //                    [--worlds sum,mean] [--initial-rd RD] [--no-peers] [--check]
 // Needs a cluster (PGHOST...) with the extension installed: eval/run.sh.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -21,8 +22,9 @@ const SIZES = {
 const args = process.argv.slice(2);
 const opt = (name, def) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : def; };
 const flag = (name) => args.includes(`--${name}`);
-const size = SIZES[opt('size', 'full')];
-if (!size) throw new Error('--size must be full or ci');
+const size = { ...SIZES[opt('size', 'full')] };
+if (!size.players) throw new Error('--size must be full or ci');
+for (const k of ['players', 'periods', 'rounds', 'from']) if (opt(k)) size[k] = Number(opt(k));
 const seed = Number(opt('seed', 25));
 const outDir = opt('out', 'eval/out');
 const formats = opt('formats', Object.keys(FORMATS).join(',')).split(',');
@@ -92,7 +94,7 @@ for (const format of formats) {
         const at = ext.closes[method].length + 1;
         const worst = Math.max(...ext.closes[method].flatMap((c) => [...c.values()].map((r) => Math.abs(r.rating - 1500))));
         results.push({ format, world, method, source: 'extension',
-                       refused: `close of period ${at} refused (${ext.refused[method]}); largest |rating - 1500| written before: ${worst.toPrecision(3)}` });
+                       refused: `close of period ${at} refused ("${ext.refused[method].replace(/\|/g, "/")}"); ratings written before it up to ${worst.toPrecision(3)} points from 1500` });
         log(`${format} ${world} ${method} (extension): ${results.at(-1).refused}`);
       } else if (inExtension.includes(method)) {
         row(method, 'extension', scoreGlicko(method, periods, league.strengths, ext.closes[method], size.from), ext.seconds[method]);
@@ -125,20 +127,33 @@ for (const format of formats)
   for (const world of worlds) {
     const r = results.find((x) => x.format === format && x.world === world && x.method === world);
     const ts = results.find((x) => x.format === format && x.world === world && x.method === 'trueskill');
+    if (!r || r.refused) { goals.push({ format, world, method: world, slope: false, coverage: false, log_loss: false }); continue; }
     goals.push({ format, world, method: world, source: r.source,
                  slope: r.slope >= 0.9 && r.slope <= 1.1, coverage: r.coverage >= 92 && r.coverage <= 97,
                  log_loss: ts ? r.log_loss <= ts.log_loss : null });
   }
 
 const fmt = (x, d) => x.toFixed(d);
+const label = (format) => (format === 'hunt' ? 'Hunt' : format);
 let md = `| format | world | method | log loss | correlation | slope | % inside ±2 RD | mean RD |\n|---|---|---|---|---|---|---|---|\n`;
-for (const r of results)
-  md += r.refused ? `| ${FORMATS[r.format].label} | ${r.world} | ${r.method} | ${r.refused} | | | | |\n`
-    : `| ${FORMATS[r.format].label} | ${r.world} | ${r.method}${r.source === 'reference' ? ' (reference)' : ''} | ${fmt(r.log_loss, 4)} | ${fmt(r.correlation, 3)} | ${fmt(r.slope, 3)} | ${fmt(r.coverage, 1)} | ${fmt(r.mean_rd, 0)} |\n`;
-md += `\n| format | world | method | slope 0.9-1.1 | 92-97 % inside | log loss <= TrueSkill |\n|---|---|---|---|---|---|\n`;
-const yn = (b) => (b === null ? 'n/a' : b ? 'met' : 'MISSED');
-for (const g of goals)
-  md += `| ${FORMATS[g.format].label} | ${g.world} | ${g.method} | ${yn(g.slope)} | ${yn(g.coverage)} | ${yn(g.log_loss)} |\n`;
+for (const r of results) {
+  let m = `${r.method}${r.source === 'reference' ? ' (reference)' : ''}`;
+  if (r.method === r.world) m = `**${m}**`;
+  md += r.refused ? `| ${label(r.format)} | ${r.world} | ${m} | refused (below) | | | | |\n`
+    : `| ${label(r.format)} | ${r.world} | ${m} | ${fmt(r.log_loss, 4)} | ${fmt(r.correlation, 3)} | ${fmt(r.slope, 3)} | ${fmt(r.coverage, 1)} | ${fmt(r.mean_rd, 0)} |\n`;
+}
+md += `\n| format | world (method) | slope 0.9–1.1 | 92–97 % inside | log loss ≤ TrueSkill's |\n|---|---|---|---|---|\n`;
+const yn = (b) => (b === null ? 'n/a' : b ? 'met' : '**missed**');
+for (const g of goals) {
+  const r = results.find((x) => x.format === g.format && x.world === g.world && x.method === g.world);
+  const ts = results.find((x) => x.format === g.format && x.world === g.world && x.method === 'trueskill');
+  md += `| ${label(g.format)} | ${g.world} | ${yn(g.slope)} (${fmt(r.slope, 3)}) | ${yn(g.coverage)} (${fmt(r.coverage, 1)}) | ${yn(g.log_loss)}${ts ? ` (${fmt(r.log_loss, 4)} vs ${fmt(ts.log_loss, 4)})` : ''} |\n`;
+}
+const refused = results.filter((r) => r.refused);
+if (refused.length) {
+  md += '\nRefused closes:\n\n';
+  for (const r of refused) md += `- ${label(r.format)}, ${r.world} world, '${r.method}': ${r.refused}\n`;
+}
 if (checks.length) {
   md += `\n| check | worst difference | |\n|---|---|---|\n`;
   for (const c of checks) md += `| ${c.check} | ${c.worst.toExponential(2)} | ${c.ok ? 'ok' : 'FAILED'} |\n`;
