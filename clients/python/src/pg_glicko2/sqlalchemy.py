@@ -48,33 +48,34 @@ def _cast_text(bindvalue, name):
     return cast(cast(bindvalue, types.Text), _Named(name))
 
 
-class RatingType(UserDefinedType):
+class _TextType(UserDefinedType):
+    """A glicko2 type sent as text cast by the server, read by a converter."""
     cache_ok = True
+    type_name = None
 
     def get_col_spec(self, **kw):
-        return "glicko2_rating"
+        return self.type_name
 
     def bind_expression(self, bindvalue):
-        return _cast_text(bindvalue, "glicko2_rating")
+        return _cast_text(bindvalue, self.type_name)
 
     def bind_processor(self, dialect):
-        return lambda value: None if value is None else format_rating(value)
+        write = type(self).write
+        return lambda value: None if value is None else write(value)
 
     def result_processor(self, dialect, coltype):
-        return _to_rating
+        return type(self).read
 
 
-class IntervalType(UserDefinedType):
+class RatingType(_TextType):
     cache_ok = True
+    type_name = "glicko2_rating"
+    write = staticmethod(format_rating)
+    read = staticmethod(_to_rating)
 
-    def get_col_spec(self, **kw):
-        return "float8range"
 
-    def bind_expression(self, bindvalue):
-        return _cast_text(bindvalue, "float8range")
-
-    def bind_processor(self, dialect):
-        return lambda value: None if value is None else format_interval(value)
-
-    def result_processor(self, dialect, coltype):
-        return _to_interval
+class IntervalType(_TextType):
+    cache_ok = True
+    type_name = "float8range"
+    write = staticmethod(format_interval)
+    read = staticmethod(_to_interval)
