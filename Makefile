@@ -3,7 +3,9 @@ EXTENSION = glicko2
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
 
 MODULE_big = $(EXTENSION)
-# src/core/: the PostgreSQL-free mathematics (plain C99 and libm).
+# src/core/: the PostgreSQL-free mathematics (plain C99 and libm; checked
+# below).  The rest of src/ includes its headers as "core/name.h".
+CORE = $(wildcard src/core/*.c src/core/*.h)
 OBJS = $(patsubst %.c,%.o,$(wildcard src/*.c src/core/*.c))
 # Internal headers: not installed (PGXS installs HEADERS), there is no C API.
 GLICKO_HEADERS = $(wildcard src/*.h src/core/*.h)
@@ -41,7 +43,7 @@ REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 ISOLATION = $(patsubst test/specs/%.spec,%,$(sort $(wildcard test/specs/*.spec)))
 ISOLATION_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 
-EXTRA_CLEAN = test/unit/math_test test/unit/matchmaking_test test/unit/team_test
+EXTRA_CLEAN = test/unit/math_test test/unit/matchmaking_test test/unit/team_test src/core/.postgres-free
 
 # errno is never read here: without it sqrt is one instruction, not a call
 # guarded by a test for negative arguments (same results; bench/).
@@ -69,18 +71,39 @@ $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) $(EXTENSION).control
 
 $(OBJS): $(GLICKO_HEADERS)
 
+# src/core/ knows nothing of PostgreSQL, and every build checks it: each file
+# there must compile as plain C99 with no PostgreSQL include path, and include
+# only headers of the C library (<name.h>) and of src/core ("name.h").
+# CORE_FILES names other files to check (test.sh shows a PostgreSQL header
+# refused this way).
+CORE_FILES = $(CORE)
+all: src/core/.postgres-free
+src/core/.postgres-free: $(CORE)
+	@$(MAKE) -s --no-print-directory core-check
+	@touch $@
+core-check:
+	@bad=$$(grep -Hn '^[[:space:]]*#[[:space:]]*include' $(CORE_FILES) | \
+		grep -Ev ':[[:space:]]*#[[:space:]]*include[[:space:]]*(<[a-z0-9_]+\.h>|"[a-z0-9_]+\.h")[[:space:]]*(/\*.*)?$$'); \
+	if [ -n "$$bad" ]; then \
+		echo "src/core must include only C library and src/core headers:"; echo "$$bad"; exit 1; fi
+	@for f in $(CORE_FILES); do \
+		$(CC) -std=c99 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -fsyntax-only $$f || \
+		{ echo "$$f does not compile without PostgreSQL (src/core is PostgreSQL-free)"; exit 1; }; \
+	done
+.PHONY: core-check
+
 # The PostgreSQL-free mathematics, tested on its own.
-test/unit/math_test: test/unit/math_test.c test/unit/check.h src/glicko_math.c src/glicko_math.h
+test/unit/math_test: test/unit/math_test.c test/unit/check.h src/core/glicko_math.c src/core/glicko_math.h
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
-		test/unit/math_test.c src/glicko_math.c -lm
+		test/unit/math_test.c src/core/glicko_math.c -lm
 
-test/unit/team_test: test/unit/team_test.c test/unit/check.h src/core/team.c src/core/team.h src/glicko_math.c src/glicko_math.h
+test/unit/team_test: test/unit/team_test.c test/unit/check.h src/core/team.c src/core/team.h src/core/glicko_math.c src/core/glicko_math.h
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
-		test/unit/team_test.c src/core/team.c src/glicko_math.c -lm
+		test/unit/team_test.c src/core/team.c src/core/glicko_math.c -lm
 
-test/unit/matchmaking_test: test/unit/matchmaking_test.c test/unit/check.h src/matchmaking_math.c src/matchmaking_math.h src/glicko_math.c src/glicko_math.h
+test/unit/matchmaking_test: test/unit/matchmaking_test.c test/unit/check.h src/core/matchmaking_math.c src/core/matchmaking_math.h src/core/glicko_math.c src/core/glicko_math.h
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
-		test/unit/matchmaking_test.c src/matchmaking_math.c src/glicko_math.c -lm
+		test/unit/matchmaking_test.c src/core/matchmaking_math.c src/core/glicko_math.c -lm
 
 unittest: test/unit/math_test test/unit/matchmaking_test test/unit/team_test
 	test/unit/math_test

@@ -48,6 +48,13 @@ else
   # (not grep -q: nm killed by SIGPIPE would fail the pipeline under pipefail)
   nm src/period_agg.o | grep ExceptionalCondition >/dev/null; status=$?
   count "assertions compiled in (src/period_agg.o)" $status
+
+  # The build's check that src/core is PostgreSQL-free (Makefile, core-check)
+  # passes src/core and refuses a file including a PostgreSQL header.
+  printf '#include "fmgr.h"\n' >"$log/core_bad.c"
+  make -s core-check >"$log/core" 2>&1 && ! make -s core-check CORE_FILES="$log/core_bad.c" >>"$log/core" 2>&1; status=$?
+  [ $status -eq 0 ] || cat "$log/core"
+  count "src/core includes no PostgreSQL header (make core-check)" $status
 fi
 
 echo "== unit tests of the mathematics"

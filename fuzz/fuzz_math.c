@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glicko_math.h"
+#include "core/glicko_math.h"
 
 #define MAX_KINDS 64
 

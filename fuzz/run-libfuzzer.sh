@@ -14,7 +14,7 @@ bash ../tools/ensure-deps.sh clang-14 libclang-rt-14-dev
 mkdir -p corpus findings build
 clang-14 -g -O1 -std=c99 -D_DEFAULT_SOURCE -I../src \
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  -o build/fuzz_math fuzz_math.c ../src/glicko_math.c -lm
+  -o build/fuzz_math fuzz_math.c ../src/core/glicko_math.c -lm
 
 # -fork runs the jobs in child processes and survives none of them: any
 # crash stops the run (-ignore_crashes=0).

@@ -77,6 +77,7 @@
 #include "utils/varlena.h"
 
 #include "close_pass.h"
+#include "memory.h"
 #include "rating.h"
 #include "rows.h"
 

@@ -11,7 +11,7 @@
 #include "fmgr.h"
 #include "utils/array.h"
 
-#include "glicko_math.h"
+#include "core/glicko_math.h"
 
 /* One player's outcome, in the order the pass first read the players. */
 typedef struct CloseResult

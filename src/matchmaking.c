@@ -30,7 +30,8 @@
 #include "utils/tuplestore.h"
 #include "utils/typcache.h"
 
-#include "matchmaking_math.h"
+#include "core/matchmaking_math.h"
+#include "memory.h"
 #include "rating.h"
 #include "rows.h"
 #include "taken_rows.h"

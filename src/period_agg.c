@@ -37,6 +37,7 @@
 #include "utils/memutils.h"
 
 #include "period_agg.h"
+#include "memory.h"
 #include "rating.h"
 
 #define PENDING_DEPTH 8

@@ -9,7 +9,7 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 
-#include "glicko_math.h"
+#include "core/glicko_math.h"
 
 /* The aggregate's memory context, or an ERROR outside an aggregate. */
 extern MemoryContext aggregate_context(FunctionCallInfo fcinfo, const char *fname);

@@ -11,8 +11,8 @@
 #include "fmgr.h"
 
 #include "compat.h"
+#include "core/glicko_math.h"
 #include "core/team.h"
-#include "glicko_math.h"
 
 /* Read a composite argument; `what` names it in errors ("player", "opponent"). */
 extern void datum_get_glicko2(Datum d, Glicko2Rating *out, const char *what);

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "matchmaking_math.h"
+#include "core/matchmaking_math.h"
 #include "check.h"
 
 static void *

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "glicko_math.h"
+#include "core/glicko_math.h"
 #include "check.h"
 
 static int
