@@ -696,6 +696,27 @@ report_bad_games(ClosePass *pass, const char *what)
 
 /* ---- running a pass ---- */
 
+/* ERROR, naming the player, unless his new rating is one a close may write
+ * (glicko2_justified). */
+static void
+check_justified(ClosePass *pass, const PlayerEntry *entry, const Glicko2Rating *post)
+{
+	Oid			out;
+	bool		varlena;
+
+	if (glicko2_justified(&entry->pre, post))
+		return;
+	getTypeOutputInfo(pass->key_type, &out, &varlena);
+	ereport(ERROR,
+			errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			errmsg("the period's games cannot justify the new rating of player %s: %s from %s",
+				   OidOutputFunctionCall(out, entry->key), glicko2_to_cstring(post),
+				   glicko2_to_cstring(&entry->pre)),
+			errdetail("Its volatility would rise above %g: a runaway, from games whose information is counted many times over or a streak no rating on this scale can follow; nothing was changed.",
+					  GLICKO2_MAX_RAISED_VOLATILITY),
+			errhint("Team matches: the methods 'sum' and 'mean' count each match's information once."));
+}
+
 /* Every player's new rating, in the order first read. */
 static void
 compute_results(ClosePass *pass, double tau, double max_rd)
@@ -723,6 +744,8 @@ compute_results(ClosePass *pass, double tau, double max_rd)
 			if (status != GLICKO_OK)
 				report_glicko_status(status, psprintf("glicko2 update of player %s",
 													  glicko2_to_cstring(&entry->pre)));
+			if (entry->sums.games > 0)
+				check_justified(pass, entry, &result->rating);
 		}
 	}
 }

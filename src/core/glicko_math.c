@@ -651,6 +651,28 @@ glicko2_close_player(const Glicko2Rating *player, const GlickoSums *sums,
 	return glicko2_idle(player, 1.0, max_rd, result);
 }
 
+/*
+ * Whether a rating after a period with games is one its data can justify.
+ * Step 5 finds sigma' as the mode of a posterior whose prior on ln sigma'^2
+ * is centred on ln sigma^2 with deviation tau: the data move it far only when
+ * they are sharp and contradict the rating, and a volatility of 1 already
+ * means a strength drifting a whole 174 points a period, a rating that
+ * carries nothing from one period to the next.  Raised above that, it came
+ * in every case seen from information counted many times over (one result
+ * as 144 "independent" games of a 12v12 by 'individual' before its fix) or
+ * from a streak of upsets no rating on this scale can follow (30 wins over a
+ * player 1000 points better: 54 851, volatility 30), and a runaway volatility
+ * grows period after period until ratings reach 10^29.  A volatility already
+ * above 1 may stay there (rising by less than 1 %).  The RD is bounded with
+ * it: RD' <= 173.7178 sqrt(phi^2 + sigma'^2).
+ */
+bool
+glicko2_justified(const Glicko2Rating *pre, const Glicko2Rating *post)
+{
+	return !(post->volatility > GLICKO2_MAX_RAISED_VOLATILITY &&
+			 post->volatility > 1.01 * pre->volatility);
+}
+
 /* Glicko-1: g(RD) = 1 / sqrt(1 + 3 q^2 RD^2 / pi^2), which is g_of_phi(q RD). */
 double
 glicko1_g(double opponent_rd)

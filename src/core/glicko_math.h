@@ -182,6 +182,15 @@ extern GlickoStatus glicko2_close_player(const Glicko2Rating *player,
 										 const GlickoSums *sums, double tau,
 										 double max_rd, Glicko2Rating *result);
 
+/*
+ * A new rating a close may write (docs/close.md, "Ratings the games cannot
+ * justify"): after a period with games, a volatility above
+ * GLICKO2_MAX_RAISED_VOLATILITY only if it rose by at most 1 % (as Step 5
+ * moves one by an ulp).
+ */
+#define GLICKO2_MAX_RAISED_VOLATILITY 1.0
+extern bool glicko2_justified(const Glicko2Rating *pre, const Glicko2Rating *post);
+
 /* Glicko-1. */
 extern double glicko1_g(double opponent_rd);
 extern double glicko1_expected(double rating, double opponent_rating, double opponent_rd);
