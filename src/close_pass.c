@@ -79,7 +79,7 @@
 #include "close_pass.h"
 #include "memory.h"
 #include "rating.h"
-#include "rows.h"
+#include "executor_rows.h"
 
 /* One player: the key, the pre-period rating and the period's sums. */
 typedef struct PlayerEntry
@@ -213,7 +213,7 @@ typedef struct PendingGame
 	uint32		player_hash;
 	uint32		opponent_hash;
 	Glicko2Rating opponent_rating;	/* a side's */
-	GlickoGame	terms;			/* a side's terms ('terms') */
+	GlickoTerms	terms;			/* a side's terms ('terms') */
 	double		score;
 	double		advantage;		/* the player's, with an advantage column */
 } PendingGame;
@@ -485,7 +485,7 @@ add_game(ClosePass *pass, const PendingGame *game)
 	PlayerEntry *player;
 	PlayerEntry *opponent;
 	Glicko2Rating opp;
-	GlickoGame	terms;
+	GlickoTerms	terms;
 
 	if (pass->form == GAMES_FORM_TERMS)
 	{
@@ -510,19 +510,19 @@ add_game(ClosePass *pass, const PendingGame *game)
 		if (!found)
 			opponent = players_lookup_hash(pass->players, game->opponent, game->opponent_hash);
 		if (pass->advantage)
-			terms = glicko2_game_advantage(opponent->pre.rating, -game->advantage,
-										   player->pre.rating, player->pre.rd,
-										   1.0 - game->score);
+			terms = glicko2_terms_advantage(opponent->pre.rating, -game->advantage,
+											player->pre.rating, player->pre.rd,
+											1.0 - game->score);
 		else
-			terms = glicko2_game(opponent->pre.rating, player->pre.rating,
-								 player->pre.rd, 1.0 - game->score);
+			terms = glicko2_terms(opponent->pre.rating, player->pre.rating,
+								  player->pre.rd, 1.0 - game->score);
 		glicko_add_terms(&opponent->sums, &terms);
 	}
 	if (pass->advantage)
-		terms = glicko2_game_advantage(player->pre.rating, game->advantage, opp.rating,
-									   opp.rd, game->score);
+		terms = glicko2_terms_advantage(player->pre.rating, game->advantage, opp.rating,
+										opp.rd, game->score);
 	else
-		terms = glicko2_game(player->pre.rating, opp.rating, opp.rd, game->score);
+		terms = glicko2_terms(player->pre.rating, opp.rating, opp.rd, game->score);
 	glicko_add_terms(&player->sums, &terms);
 }
 
@@ -563,7 +563,7 @@ receive_game(TupleTableSlot *slot, DestReceiver *self)
 	double		score = 0.0;
 	double		advantage = 0.0;
 
-	GlickoGame	terms = {0.0, 0.0};
+	GlickoTerms	terms = {0.0, 0.0};
 	bool		games = pass->form == GAMES_FORM_GAMES;
 
 	CHECK_FOR_INTERRUPTS();

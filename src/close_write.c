@@ -46,7 +46,7 @@
 
 #include "close_pass.h"
 #include "rating.h"
-#include "rows.h"
+#include "executor_rows.h"
 
 typedef struct KeptClose
 {

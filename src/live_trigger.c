@@ -38,7 +38,7 @@
 #include "utils/typcache.h"
 #include "utils/varlena.h"
 
-#include "live.h"
+#include "live_game.h"
 #include "rating.h"
 #include "write_check.h"
 

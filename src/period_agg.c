@@ -58,7 +58,7 @@ typedef struct PendingGame
 	PeriodState *state;
 	Glicko2Rating player;		/* the row's player, checked against the state */
 	double		tau;
-	GlickoGame	game;
+	GlickoTerms	game;
 	bool		scored;			/* false: a NULL score, no game */
 } PendingGame;
 
@@ -169,7 +169,7 @@ arg_tau(FunctionCallInfo fcinfo, int n)
 /* Add one row's game to its state. */
 static void
 apply_game(PeriodState *state, const Glicko2Rating *player, double tau,
-		   const GlickoGame *game, bool scored)
+		   const GlickoTerms *game, bool scored)
 {
 	check_same_group(&state->player, state->tau, player, tau);
 	AssertValidState(state);
@@ -240,7 +240,7 @@ pending_queue(FunctionCallInfo fcinfo)
 static PeriodState *
 period_transition(FunctionCallInfo fcinfo, MemoryContext aggcontext,
 				  const Glicko2Rating *player, double tau,
-				  const GlickoGame *game, bool scored)
+				  const GlickoTerms *game, bool scored)
 {
 	PeriodState *state = PG_ARGISNULL(0) ? NULL : (PeriodState *) PG_GETARG_POINTER(0);
 	PendingQueue *queue = pending_queue(fcinfo);
@@ -331,7 +331,7 @@ glicko2_transition(FunctionCallInfo fcinfo, const char *fname, bool with_advanta
 	Glicko2Rating player;
 	Glicko2Rating opponent;
 	double		score;
-	GlickoGame	game = {0};
+	GlickoTerms	game = {0};
 	bool		scored;
 
 	if (with_advantage)
@@ -348,9 +348,9 @@ glicko2_transition(FunctionCallInfo fcinfo, const char *fname, bool with_advanta
 	scored = arg_opponent_score(fcinfo, &opponent, &score);
 	if (scored)
 		game = with_advantage ?
-			glicko2_game_advantage(player.rating, advantage, opponent.rating,
-								   opponent.rd, score) :
-			glicko2_game(player.rating, opponent.rating, opponent.rd, score);
+			glicko2_terms_advantage(player.rating, advantage, opponent.rating,
+									opponent.rd, score) :
+			glicko2_terms(player.rating, opponent.rating, opponent.rd, score);
 
 	PG_RETURN_POINTER(period_transition(fcinfo, aggcontext, &player, tau, &game, scored));
 }
@@ -378,7 +378,7 @@ glicko1_period_transfn(PG_FUNCTION_ARGS)
 	Glicko1Rating p1,
 				o1;
 	Glicko2Rating player;
-	GlickoGame	game = {0};
+	GlickoTerms	game = {0};
 	bool		scored = !PG_ARGISNULL(3);
 
 	arg_glicko1_or_unrated(fcinfo, 1, &p1, "player");
@@ -388,7 +388,7 @@ glicko1_period_transfn(PG_FUNCTION_ARGS)
 
 		check_score(score);
 		arg_glicko1_or_unrated(fcinfo, 2, &o1, "opponent");
-		game = glicko1_game(p1.rating, o1.rating, o1.rd, score);
+		game = glicko1_terms(p1.rating, o1.rating, o1.rd, score);
 	}
 	player.rating = p1.rating;
 	player.rd = p1.rd;

@@ -233,10 +233,10 @@ glicko_team_win_probability(const Glicko2Rating *a, int na,
  * arithmetic, bit for bit, without a branch on the sign of z (which a
  * league's games make unpredictable).
  */
-static inline GlickoGame
+static inline GlickoTerms
 game_terms(double g, double z, double score)
 {
-	GlickoGame	terms;
+	GlickoTerms	terms;
 	double		t = exp(-fabs(z));
 	double		larger = 1.0 / (1.0 + t);
 	double		smaller = t / (1.0 + t);
@@ -250,8 +250,8 @@ game_terms(double g, double z, double score)
 
 /* One game's terms from g and the exponent z of E, for who builds its own
  * (src/core/team.c): game_terms itself, so the same bits. */
-GlickoGame
-glicko2_game_terms(double g, double z, double score)
+GlickoTerms
+glicko2_terms_gz(double g, double z, double score)
 {
 	return game_terms(g, z, score);
 }
@@ -268,16 +268,16 @@ glicko_logistic(double z)
 }
 
 void
-glicko_add_terms(GlickoSums *sums, const GlickoGame *game)
+glicko_add_terms(GlickoSums *sums, const GlickoTerms *game)
 {
 	sum_add(&sums->information, &sums->information_low, game->information, 0.0);
 	sum_add(&sums->surprise, &sums->surprise_low, game->surprise, 0.0);
 	sums->games++;
 }
 
-GlickoGame
-glicko2_game(double rating, double opponent_rating, double opponent_rd,
-			 double score)
+GlickoTerms
+glicko2_terms(double rating, double opponent_rating, double opponent_rd,
+			  double score)
 {
 	double		g = g_of_phi(opponent_rd / GLICKO2_SCALE);
 
@@ -285,9 +285,9 @@ glicko2_game(double rating, double opponent_rating, double opponent_rd,
 }
 
 /* One game's terms when the player's rating counts `advantage` points more. */
-GlickoGame
-glicko2_game_advantage(double rating, double advantage, double opponent_rating,
-					   double opponent_rd, double score)
+GlickoTerms
+glicko2_terms_advantage(double rating, double advantage, double opponent_rating,
+						double opponent_rd, double score)
 {
 	double		g = g_of_phi(opponent_rd / GLICKO2_SCALE);
 
@@ -299,7 +299,7 @@ void
 glicko2_add_game(GlickoSums *sums, double rating, double opponent_rating,
 				 double opponent_rd, double score)
 {
-	GlickoGame	terms = glicko2_game(rating, opponent_rating, opponent_rd, score);
+	GlickoTerms	terms = glicko2_terms(rating, opponent_rating, opponent_rd, score);
 
 	glicko_add_terms(sums, &terms);
 }
@@ -705,9 +705,9 @@ glicko1_expected(double rating, double opponent_rating, double opponent_rd)
 	return e;
 }
 
-GlickoGame
-glicko1_game(double rating, double opponent_rating, double opponent_rd,
-			 double score)
+GlickoTerms
+glicko1_terms(double rating, double opponent_rating, double opponent_rd,
+			  double score)
 {
 	double		g = glicko1_g(opponent_rd);
 
@@ -718,7 +718,7 @@ void
 glicko1_add_game(GlickoSums *sums, double rating, double opponent_rating,
 				 double opponent_rd, double score)
 {
-	GlickoGame	terms = glicko1_game(rating, opponent_rating, opponent_rd, score);
+	GlickoTerms	terms = glicko1_terms(rating, opponent_rating, opponent_rd, score);
 
 	glicko_add_terms(sums, &terms);
 }

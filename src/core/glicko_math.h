@@ -75,11 +75,11 @@ typedef struct GlickoSums
 } GlickoSums;
 
 /* One game's terms of the two sums. */
-typedef struct GlickoGame
+typedef struct GlickoTerms
 {
 	double		information;
 	double		surprise;
-} GlickoGame;
+} GlickoTerms;
 
 typedef enum GlickoStatus
 {
@@ -142,17 +142,17 @@ glicko_valid_score(double score)
 extern double glicko2_g(double opponent_rd);
 extern double glicko2_expected(double rating, double opponent_rating, double opponent_rd);
 extern double glicko2_win_probability(const Glicko2Rating *a, const Glicko2Rating *b);
-extern GlickoGame glicko2_game(double rating, double opponent_rating,
-							   double opponent_rd, double score);
+extern GlickoTerms glicko2_terms(double rating, double opponent_rating,
+								 double opponent_rd, double score);
 /* With an advantage: the player's rating counts `advantage` points more in
  * E for this game (+A at home or with the first move, -A away, 0 neutral);
  * advantage 0 gives the functions above bit for bit. */
 extern double glicko2_win_probability_advantage(const Glicko2Rating *a,
 												const Glicko2Rating *b,
 												double advantage);
-extern GlickoGame glicko2_game_advantage(double rating, double advantage,
-										 double opponent_rating,
-										 double opponent_rd, double score);
+extern GlickoTerms glicko2_terms_advantage(double rating, double advantage,
+										   double opponent_rating,
+										   double opponent_rd, double score);
 extern void glicko2_add_game(GlickoSums *sums, double rating,
 							 double opponent_rating, double opponent_rd,
 							 double score);
@@ -194,8 +194,8 @@ extern bool glicko2_justified(const Glicko2Rating *pre, const Glicko2Rating *pos
 /* Glicko-1. */
 extern double glicko1_g(double opponent_rd);
 extern double glicko1_expected(double rating, double opponent_rating, double opponent_rd);
-extern GlickoGame glicko1_game(double rating, double opponent_rating,
-							   double opponent_rd, double score);
+extern GlickoTerms glicko1_terms(double rating, double opponent_rating,
+								 double opponent_rd, double score);
 extern void glicko1_add_game(GlickoSums *sums, double rating,
 							 double opponent_rating, double opponent_rd,
 							 double score);
@@ -216,11 +216,11 @@ extern double glicko_team_win_probability(const Glicko2Rating *a, int na,
 										  const Glicko2Rating *b, int nb);
 
 /* One game's terms from g and the exponent z of E (E = glicko_logistic(z)). */
-extern GlickoGame glicko2_game_terms(double g, double z, double score);
+extern GlickoTerms glicko2_terms_gz(double g, double z, double score);
 extern double glicko_logistic(double z);
 
 /* Both systems. */
-extern void glicko_add_terms(GlickoSums *sums, const GlickoGame *game);
+extern void glicko_add_terms(GlickoSums *sums, const GlickoTerms *game);
 extern void glicko_merge_sums(GlickoSums *into, const GlickoSums *from);
 
 /*

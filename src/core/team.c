@@ -270,8 +270,8 @@ team_z(const GlickoTeamWork *w, double h, int t, int u)
 				GLICKO2_CENTRE / GLICKO2_SCALE * (w->w[t] - w->w[u]));
 }
 
-static inline GlickoGame
-weighted(GlickoGame g, double weight)
+static inline GlickoTerms
+weighted(GlickoTerms g, double weight)
 {
 	g.information *= weight;
 	g.surprise *= weight;
@@ -299,7 +299,7 @@ side_terms(const GlickoTeamWork *w, int i, int o, GlickoTeamSide *side)
 
 				side->score = glicko_place_score(m->place[t], m->place[o]);
 				side->weight = w->lambda;
-				side->terms = weighted(glicko2_game_terms(w->a[i] * h, z, side->score),
+				side->terms = weighted(glicko2_terms_gz(w->a[i] * h, z, side->score),
 									   w->lambda);
 				side->expected = glicko_logistic(z);
 				break;
@@ -314,8 +314,8 @@ side_terms(const GlickoTeamWork *w, int i, int o, GlickoTeamSide *side)
 
 				side->score = glicko_place_score(m->place[t], m->place[u]);
 				side->weight = w->lambda * (p_i * (p_o / w->share_sum[u]));
-				side->terms = weighted(glicko2_game(me->rating, them->rating, them->rd,
-													side->score), side->weight);
+				side->terms = weighted(glicko2_terms(me->rating, them->rating, them->rd,
+													 side->score), side->weight);
 				side->expected = glicko2_expected(me->rating, them->rating, them->rd);
 				break;
 			}
@@ -325,8 +325,8 @@ side_terms(const GlickoTeamWork *w, int i, int o, GlickoTeamSide *side)
 
 				side->score = glicko_place_score(m->place[t], m->place[o]);
 				side->weight = m->share ? m->share[i] : 1.0;
-				side->terms = weighted(glicko2_game(me->rating, them->rating, them->rd,
-													side->score), side->weight);
+				side->terms = weighted(glicko2_terms(me->rating, them->rating, them->rd,
+													 side->score), side->weight);
 				side->expected = glicko2_expected(me->rating, them->rating, them->rd);
 				break;
 			}

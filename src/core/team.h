@@ -82,7 +82,7 @@ typedef struct GlickoTeamSide
 	double		score;			/* the player's team's result: 1, 0.5 or 0 */
 	double		expected;		/* E of the game as the player's terms see it */
 	double		weight;			/* the factor on the game's terms */
-	GlickoGame	terms;			/* what the player adds to his Step 3/4 sums */
+	GlickoTerms	terms;			/* what the player adds to his Step 3/4 sums */
 } GlickoTeamSide;
 
 /* Where an iteration over a match's sides stands; start at {0, -1}. */

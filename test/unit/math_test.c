@@ -475,8 +475,8 @@ test_advantage(void)
 		for (size_t j = 0; j < sizeof(ratings) / sizeof(ratings[0]); j++)
 			for (size_t k = 0; k < sizeof(rds) / sizeof(rds[0]); k++)
 			{
-				GlickoGame	a = glicko2_game(ratings[i], ratings[j], rds[k], 1),
-							b = glicko2_game_advantage(ratings[i], 0.0, ratings[j], rds[k], 1);
+				GlickoTerms	a = glicko2_terms(ratings[i], ratings[j], rds[k], 1),
+							b = glicko2_terms_advantage(ratings[i], 0.0, ratings[j], rds[k], 1);
 				Glicko2Rating x = {ratings[i], rds[k], 0.06},
 							y = {ratings[j], 50, 0.06};
 
@@ -484,15 +484,15 @@ test_advantage(void)
 				CHECK(glicko2_win_probability(&x, &y) ==
 					  glicko2_win_probability_advantage(&x, &y, 0.0));
 				/* never NaN, even with an advantage at the edge of double */
-				b = glicko2_game_advantage(ratings[i], -1e308, ratings[j], rds[k], 0.5);
+				b = glicko2_terms_advantage(ratings[i], -1e308, ratings[j], rds[k], 0.5);
 				CHECK(isfinite(b.information) && isfinite(b.surprise));
 				CHECK(isfinite(glicko2_win_probability_advantage(&x, &y, 1e308)));
 			}
 
 	/* +100 on 1500 is 1600 in E (both gaps exact) */
 	{
-		GlickoGame	a = glicko2_game(1600, 1400, 30, 1),
-					b = glicko2_game_advantage(1500, 100, 1400, 30, 1);
+		GlickoTerms	a = glicko2_terms(1600, 1400, 30, 1),
+					b = glicko2_terms_advantage(1500, 100, 1400, 30, 1);
 		Glicko2Rating x = {1500, 200, 0.06},
 					x100 = {1600, 200, 0.06},
 					y = {1600, 100, 0.06};
@@ -511,9 +511,9 @@ test_advantage(void)
 
 	s = (GlickoSums) {0};
 	{
-		GlickoGame	g1 = glicko2_game_advantage(1500, 50, 1400, 30, 1),
-					g2 = glicko2_game_advantage(1500, 50, 1550, 100, 0),
-					g3 = glicko2_game_advantage(1500, 50, 1700, 300, 0);
+		GlickoTerms	g1 = glicko2_terms_advantage(1500, 50, 1400, 30, 1),
+					g2 = glicko2_terms_advantage(1500, 50, 1550, 100, 0),
+					g3 = glicko2_terms_advantage(1500, 50, 1700, 300, 0);
 
 		glicko_add_terms(&s, &g1);
 		glicko_add_terms(&s, &g2);
@@ -526,9 +526,9 @@ test_advantage(void)
 
 	s = (GlickoSums) {0};
 	{
-		GlickoGame	g1 = glicko2_game_advantage(1500, -50, 1400, 30, 1),
-					g2 = glicko2_game_advantage(1500, -50, 1550, 100, 0),
-					g3 = glicko2_game_advantage(1500, -50, 1700, 300, 0);
+		GlickoTerms	g1 = glicko2_terms_advantage(1500, -50, 1400, 30, 1),
+					g2 = glicko2_terms_advantage(1500, -50, 1550, 100, 0),
+					g3 = glicko2_terms_advantage(1500, -50, 1700, 300, 0);
 
 		glicko_add_terms(&s, &g1);
 		glicko_add_terms(&s, &g2);

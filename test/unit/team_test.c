@@ -26,7 +26,7 @@ close_rel(double x, double want, double tolerance)
 }
 
 static int
-same_game(GlickoGame a, GlickoGame b)
+same_game(GlickoTerms a, GlickoTerms b)
 {
 	return memcmp(&a.information, &b.information, sizeof(double)) == 0 &&
 		memcmp(&a.surprise, &b.surprise, sizeof(double)) == 0;
@@ -59,7 +59,7 @@ prepare(Fixture *f, GlickoTeamMethod method, int n, int k, const int *team,
 
 /* Each player's terms summed over his sides, in the cursor's order. */
 static int
-player_sums(const Fixture *f, GlickoGame *sums)
+player_sums(const Fixture *f, GlickoTerms *sums)
 {
 	GlickoTeamCursor c = {0, -1};
 	GlickoTeamSide s;
@@ -90,9 +90,9 @@ test_lambda(void)
 }
 
 /*
- * One player a side (share 1): every method's terms are glicko2_game's, bit
+ * One player a side (share 1): every method's terms are glicko2_terms', bit
  * for bit, for both players, over the range of valid values; a free-for-all
- * of solos is lambda_m times glicko2_game exactly for the team model.
+ * of solos is lambda_m times glicko2_terms exactly for the team model.
  */
 static void
 test_one_on_one(void)
@@ -121,11 +121,11 @@ test_one_on_one(void)
 							prepare(&f, methods[me], 2, 2, team, r, sc == 1 ? ones : NULL, place);
 							CHECK(glicko_team_next(&f.work, &c, &s) && s.player == 0);
 							CHECK(s.score == scores[sc]);
-							CHECK(same_game(s.terms, glicko2_game(r[0].rating, r[1].rating,
-																	r[1].rd, scores[sc])));
+							CHECK(same_game(s.terms, glicko2_terms(r[0].rating, r[1].rating,
+																   r[1].rd, scores[sc])));
 							CHECK(glicko_team_next(&f.work, &c, &s) && s.player == 1);
-							CHECK(same_game(s.terms, glicko2_game(r[1].rating, r[0].rating,
-																	r[0].rd, 1.0 - scores[sc])));
+							CHECK(same_game(s.terms, glicko2_terms(r[1].rating, r[0].rating,
+																   r[0].rd, 1.0 - scores[sc])));
 							CHECK(!glicko_team_next(&f.work, &c, &s));
 							if (sc == 0)
 							{
@@ -153,8 +153,8 @@ test_one_on_one(void)
 			prepare(&f, methods[me], 4, 4, solo, r, NULL, place);
 			while (glicko_team_next(&f.work, &c, &s))
 			{
-				GlickoGame	g = glicko2_game(r[s.player].rating, r[s.opponent].rating,
-											 r[s.opponent].rd, s.score);
+				GlickoTerms	g = glicko2_terms(r[s.player].rating, r[s.opponent].rating,
+											  r[s.opponent].rd, s.score);
 
 				g.information *= lambda;
 				g.surprise *= lambda;
@@ -176,8 +176,8 @@ typedef struct Example
 	Glicko2Rating rating[6];
 	double		share[6];
 	int64_t		place[3];
-	GlickoGame	sum[6];
-	GlickoGame	mean[6];
+	GlickoTerms	sum[6];
+	GlickoTerms	mean[6];
 } Example;
 
 static const Example examples[] = {
@@ -214,8 +214,8 @@ test_examples(void)
 		for (size_t me = 0; me < 2; me++)
 		{
 			const Example *x = &examples[e];
-			const GlickoGame *want = me == 0 ? x->sum : x->mean;
-			GlickoGame	got[6];
+			const GlickoTerms *want = me == 0 ? x->sum : x->mean;
+			GlickoTerms	got[6];
 			Fixture		f;
 
 			prepare(&f, methods[me], x->n, x->k, x->team, x->rating, x->share, x->place);
@@ -347,7 +347,7 @@ test_individual_fix(void)
 	Fixture		f;
 	GlickoTeamCursor c = {0, -1};
 	GlickoTeamSide s;
-	GlickoGame	sums[N];
+	GlickoTerms	sums[N];
 	double		weight[N] = {0};
 
 	for (int i = 0; i < N; i++)
@@ -368,8 +368,8 @@ test_individual_fix(void)
 		CHECK(close_rel(weight[i], 1.0, 1e-15));
 		for (int j = 0; j < N; j++)
 			if (team[j] != team[i])
-				mean += glicko2_game(r[i].rating, r[j].rating, r[j].rd,
-									 team[i] == 0 ? 1.0 : 0.0).information / 12.0;
+				mean += glicko2_terms(r[i].rating, r[j].rating, r[j].rd,
+									  team[i] == 0 ? 1.0 : 0.0).information / 12.0;
 		CHECK(close_rel(sums[i].information, mean, 1e-14));
 	}
 }

@@ -1,9 +1,9 @@
 /*
- * taken_rows.h — a set of one table's row ids as a bitmap in a bytea, for
- * the delete filter glicko2_row_taken(ctid, set) (taken_rows.c).
+ * matchmaking_taken.h — a set of one table's row ids as a bitmap in a bytea, for
+ * the delete filter glicko2_row_taken(ctid, set) (matchmaking_taken.c).
  */
-#ifndef GLICKO2_TAKEN_ROWS_H
-#define GLICKO2_TAKEN_ROWS_H
+#ifndef GLICKO2_MATCHMAKING_TAKEN_H
+#define GLICKO2_MATCHMAKING_TAKEN_H
 
 #include "postgres.h"
 
@@ -15,4 +15,4 @@
 extern bytea *taken_rows_new(BlockNumber last_block, const char *relname);
 extern void taken_rows_add(bytea *set, ItemPointer tid);
 
-#endif							/* GLICKO2_TAKEN_ROWS_H */
+#endif							/* GLICKO2_MATCHMAKING_TAKEN_H */

@@ -1,9 +1,9 @@
 /*
- * live.h — what glicko2_game, glicko2_rating_at and the live rating
+ * live_game.h — what glicko2_game, glicko2_rating_at and the live rating
  * trigger share: time as fractional rating periods.
  */
-#ifndef GLICKO2_LIVE_H
-#define GLICKO2_LIVE_H
+#ifndef GLICKO2_LIVE_GAME_H
+#define GLICKO2_LIVE_GAME_H
 
 #include "postgres.h"
 #include "datatype/timestamp.h"
@@ -20,4 +20,4 @@ extern void live_check_timestamp(TimestampTz ts, const char *what);
 extern double live_elapsed_periods(TimestampTz from, TimestampTz to,
 								   double period_usecs);
 
-#endif							/* GLICKO2_LIVE_H */
+#endif							/* GLICKO2_LIVE_GAME_H */

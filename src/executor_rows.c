@@ -1,12 +1,12 @@
 /*
- * rows.c — rows between glicko2's C functions and the executor (rows.h).
+ * executor_rows.c — rows between glicko2's C functions and the executor (executor_rows.h).
  */
 #include "postgres.h"
 
 #include "funcapi.h"
 #include "miscadmin.h"
 
-#include "rows.h"
+#include "executor_rows.h"
 
 /* Materialize mode: the result's descriptor and tuplestore, in query memory. */
 Tuplestorestate *

@@ -1,10 +1,10 @@
 /*
- * rows.h — rows between glicko2's C functions and the executor: the result
+ * executor_rows.h — rows between glicko2's C functions and the executor: the result
  * store of a set-returning function, and a receiver that takes a query's
  * rows straight from the executor (no SPI tuple table copying each row).
  */
-#ifndef GLICKO2_ROWS_H
-#define GLICKO2_ROWS_H
+#ifndef GLICKO2_EXECUTOR_ROWS_H
+#define GLICKO2_EXECUTOR_ROWS_H
 
 #include "postgres.h"
 
@@ -23,4 +23,4 @@ extern Tuplestorestate *materialized_result(FunctionCallInfo fcinfo, TupleDesc *
 extern void rows_receiver_init(DestReceiver *receiver,
 							   bool (*receive) (TupleTableSlot *slot, DestReceiver *self));
 
-#endif							/* GLICKO2_ROWS_H */
+#endif							/* GLICKO2_EXECUTOR_ROWS_H */

@@ -1,5 +1,5 @@
 /*
- * taken_rows.c — a set of one table's row ids (ctids) as a bitmap in a
+ * matchmaking_taken.c — a set of one table's row ids (ctids) as a bitmap in a
  * bytea, and glicko2_row_taken(ctid, set), the filter glicko2_pair and
  * glicko2_lobbies delete the players they placed with.
  *
@@ -21,7 +21,7 @@
 #include "utils/memutils.h"
 
 #include "compat.h"
-#include "taken_rows.h"
+#include "matchmaking_taken.h"
 
 static uint64
 row_bit(ItemPointer tid)

@@ -1,7 +1,8 @@
 /*
- * matchmaking.c — SQL wrappers of matchmaking_math.c: team win probability,
- * lobby balance, and the plan glicko2_pair and glicko2_lobbies (in
- * sql/matchmaking.sql) make from the rows they lock in a queue.
+ * matchmaking_queue.c — the plan glicko2_pair and glicko2_lobbies (in
+ * sql/matchmaking.sql) make from the rows they lock in a queue, with the
+ * pairing and grouping of core/matchmaking_math.c and the lobby balance of
+ * matchmaking_balance.c.
  */
 #include "postgres.h"
 
@@ -31,226 +32,12 @@
 #include "utils/typcache.h"
 
 #include "core/matchmaking_math.h"
+#include "matchmaking.h"
 #include "memory.h"
 #include "rating.h"
-#include "rows.h"
-#include "taken_rows.h"
+#include "executor_rows.h"
+#include "matchmaking_taken.h"
 #include "write_check.h"
-
-static void
-poll_interrupts(void)
-{
-	CHECK_FOR_INTERRUPTS();
-}
-
-static void *
-palloc_zero(size_t size)
-{
-	return palloc0(size ? size : 1);
-}
-
-static void
-pfree_any(void *p)
-{
-	pfree(p);
-}
-
-/* Memory from the function's context: a cancelled search leaves nothing behind. */
-static const MmEnv server_env = {poll_interrupts, palloc_zero, pfree_any};
-
-/* The elements of a one-dimensional array argument; nulls may be NULL. */
-static int
-array_elements(ArrayType *a, Oid type, const char *what, Datum **values, bool **nulls)
-{
-	int16		typlen;
-	bool		typbyval;
-	char		typalign;
-	int			n;
-
-	if (ARR_NDIM(a) > 1)
-		ereport(ERROR,
-				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				errmsg("%s must be a one-dimensional array, not %d-dimensional", what, ARR_NDIM(a)));
-	get_typlenbyvalalign(type, &typlen, &typbyval, &typalign);
-	deconstruct_array(a, type, typlen, typbyval, typalign, values, nulls, &n);
-	return n;
-}
-
-/* A glicko2_rating[] argument: every element present and valid. */
-static int
-rating_array(ArrayType *a, const char *what, Glicko2Rating **out)
-{
-	Datum	   *values;
-	bool	   *nulls;
-	int			n = array_elements(a, ARR_ELEMTYPE(a), what, &values, &nulls);
-
-	*out = palloc(sizeof(Glicko2Rating) * (n ? n : 1));
-	for (int i = 0; i < n; i++)
-	{
-		char	   *element = psprintf("%s[%d]", what, i + 1);
-
-		if (nulls[i])
-			ereport(ERROR,
-					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					errmsg("%s is NULL", element),
-					errhint("Give every player a rating: glicko2_rating() is the unrated player."));
-		datum_get_glicko2(values[i], &(*out)[i], element);
-		pfree(element);
-	}
-	return n;
-}
-
-/* glicko2_team_win_probability(team_a, team_b, method): a beats b, by the
- * method's team model (src/core/team.c). */
-PG_FUNCTION_INFO_V1(glicko2_team_win_probability_sql);
-Datum
-glicko2_team_win_probability_sql(PG_FUNCTION_ARGS)
-{
-	Glicko2Rating *a,
-			   *b;
-	int			na = rating_array(PG_GETARG_ARRAYTYPE_P(0), "team_a", &a),
-				nb = rating_array(PG_GETARG_ARRAYTYPE_P(1), "team_b", &b);
-	GlickoTeamMethod method = glicko2_team_method(PG_GETARG_TEXT_PP(2));
-
-	if (na == 0 || nb == 0)
-		ereport(ERROR,
-				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				errmsg("%s has no players", na == 0 ? "team_a" : "team_b"));
-	PG_RETURN_FLOAT8(glicko_team_probability(method, a, NULL, na, b, NULL, nb,
-											 palloc(sizeof(double) * 2 * ((size_t) na + nb))));
-}
-
-static void
-check_teams(int n, int teams, const char *players)
-{
-	if (teams < 2 || teams > MM_MAX_TEAMS)
-		ereport(ERROR,
-				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				errmsg("teams must be between 2 and %d, not %d", MM_MAX_TEAMS, teams));
-	if (n < teams)
-		ereport(ERROR,
-				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				errmsg("a lobby of %d %s does not fill %d teams", n, players, teams),
-				errdetail("Every team needs at least one player."));
-}
-
-static void
-report_balance(MmStatus status, int bad_party, int n, int teams)
-{
-	switch (status)
-	{
-		case MM_OK:
-			return;
-		case MM_TOO_FEW_PLAYERS:
-			elog(ERROR, "lobby and teams not checked before balancing");
-			break;
-		case MM_PARTY_TOO_LARGE:
-			ereport(ERROR,
-					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					errmsg("party %d is larger than a team", bad_party),
-					errdetail("%d players in %d teams make teams of at most %d.",
-							  n, teams, (n + teams - 1) / teams));
-			break;
-		case MM_PARTIES_DO_NOT_FIT:
-			ereport(ERROR,
-					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					errmsg("the parties do not fit into the teams"),
-					errdetail("No split into teams of equal size keeps every party together."));
-			break;
-	}
-}
-
-/* A player's party number and position, to find each party's first member. */
-typedef struct PartyMember
-{
-	int32		value;
-	int			position;
-} PartyMember;
-
-static int
-party_member_cmp(const void *a, const void *b)
-{
-	const PartyMember *x = a,
-			   *y = b;
-
-	if (x->value != y->value)
-		return x->value < y->value ? -1 : 1;
-	return (x->position > y->position) - (x->position < y->position);
-}
-
-/* glicko2_balance(ratings, teams, parties): the fairest split, team per position. */
-PG_FUNCTION_INFO_V1(glicko2_balance_sql);
-Datum
-glicko2_balance_sql(PG_FUNCTION_ARGS)
-{
-	Glicko2Rating *players;
-	int			n,
-				teams,
-			   *party = NULL,
-			   *party_value = NULL,
-			   *team,
-				bad_party = 0;
-	bool		exact;
-	Datum	   *out;
-	MmStatus	status;
-
-	/* No lobby or no team count: no split. */
-	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
-		PG_RETURN_NULL();
-	n = rating_array(PG_GETARG_ARRAYTYPE_P(0), "ratings", &players);
-	teams = PG_GETARG_INT32(1);
-	check_teams(n, teams, "players");
-
-	if (!PG_ARGISNULL(2))
-	{
-		Datum	   *values;
-		bool	   *nulls;
-		int			np = array_elements(PG_GETARG_ARRAYTYPE_P(2), INT4OID, "parties",
-										&values, &nulls);
-		PartyMember *members;
-		int			m = 0;
-
-		if (np != n)
-			ereport(ERROR,
-					errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-					errmsg("parties has %d elements, ratings %d", np, n),
-					errdetail("parties gives the party of each player in ratings, NULL for none."));
-		/*
-		 * Parties renumbered by first member (its position + 1); NULL is no
-		 * party.  Sorted by (value, position): each member's first is the
-		 * first of its run (O(n log n), a large lobby of lone parties too).
-		 */
-		members = palloc(sizeof(PartyMember) * n);
-		party = palloc0(sizeof(int) * n);
-		party_value = palloc0(sizeof(int) * (n + 1));
-		for (int i = 0; i < n; i++)
-			if (!nulls[i])
-			{
-				members[m].value = DatumGetInt32(values[i]);
-				members[m++].position = i;
-			}
-		qsort(members, m, sizeof(PartyMember), party_member_cmp);
-		for (int k = 0, first = 0; k < m; k++)
-		{
-			if (k == 0 || members[k].value != members[k - 1].value)
-			{
-				first = members[k].position;
-				party_value[first + 1] = members[k].value;
-			}
-			party[members[k].position] = first + 1;
-		}
-		pfree(members);
-	}
-
-	team = palloc(sizeof(int) * n);
-	status = mm_balance(players, party, n, teams, team, &exact, &bad_party, &server_env);
-	report_balance(status, party_value ? party_value[bad_party] : 0, n, teams);
-
-	out = palloc(sizeof(Datum) * n);
-	for (int i = 0; i < n; i++)
-		out[i] = Int32GetDatum(team[i]);
-	PG_RETURN_ARRAYTYPE_P(construct_array(out, n, INT4OID, sizeof(int32), true, TYPALIGN_INT));
-}
 
 /* One player read from the queue, 64 bytes (a cache line) on a 64-bit
  * machine: the plan and the result visit the players in rating order, not
@@ -495,7 +282,7 @@ plan_games(TakenQueue *q, int team_size, int teams, double max_gap, double widen
 	lobby = palloc(sizeof(Glicko2Rating) * size);
 	for (int i = 0; i < n; i++)
 		rating[i] = p[i].rating.rating;
-	mm_sort_by_rating(rating, n, order, &server_env);
+	mm_sort_by_rating(rating, n, order, &glicko_mm_server_env);
 	for (int i = 0; i < n; i++)
 	{
 		const QueuedPlayer *x = &p[order[i]];
@@ -507,7 +294,7 @@ plan_games(TakenQueue *q, int team_size, int teams, double max_gap, double widen
 		tolerance[i] = max_gap + widen * (w > 0.0 ? w : 0.0);
 	}
 	first = palloc(sizeof(int) * (n / size + 1));
-	games = mm_group_runs(sorted_rating, tolerance, n, size, first, work, &server_env);
+	games = mm_group_runs(sorted_rating, tolerance, n, size, first, work, &glicko_mm_server_env);
 
 	lobby_team = palloc(sizeof(int) * size);
 	for (int g = 0; g < games; g++)
@@ -525,8 +312,8 @@ plan_games(TakenQueue *q, int team_size, int teams, double max_gap, double widen
 			lobby_team[k] = k + 1;	/* teams of one: nothing to balance */
 		}
 		if (team_size > 1)
-			report_balance(mm_balance(lobby, NULL, size, teams, lobby_team, &exact,
-									  &bad_party, &server_env), 0, size, teams);
+			glicko_mm_report_balance(mm_balance(lobby, NULL, size, teams, lobby_team, &exact,
+									  &bad_party, &glicko_mm_server_env), 0, size, teams);
 		for (int k = 0; k < size; k++)
 		{
 			QueuedPlayer *x = &p[order[first[g] + size - 1 - k]];
@@ -822,7 +609,7 @@ take_queue(Oid relid, Oid key_type, int team_size, int teams, double max_gap, do
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("team_size must be at least 1, not %d", team_size));
-	check_teams(INT_MAX, teams, "players");	/* the number of teams alone */
+	glicko_mm_check_teams(INT_MAX, teams, "players");	/* the number of teams alone */
 	if (team_size > INT_MAX / teams)
 		ereport(ERROR,
 				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -918,7 +705,7 @@ take_queue(Oid relid, Oid key_type, int team_size, int teams, double max_gap, do
 		arg = PointerGetDatum(taken);
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
-		/* A sequential scan filtered by the set (taken_rows.c says why not a
+		/* A sequential scan filtered by the set (matchmaking_taken.c says why not a
 		 * TID scan); a generic plan, so the set is not copied into it. */
 		sql = psprintf("DELETE FROM ONLY %s WHERE %s.glicko2_row_taken(ctid, $1)",
 					   qualified, quote_identifier(extschema));

@@ -1,5 +1,5 @@
 /*
- * live.c — live ratings: one game rated as it is written (glicko2_game),
+ * live_game.c — live ratings: one game rated as it is written (glicko2_game),
  * a rating as of a time (glicko2_rating_at), and the trigger that rates
  * each game inserted into a games table (glicko2_rate_games, in
  * live_trigger.c).  The mathematics is glicko_math.c's glicko2_single_game,
@@ -14,7 +14,7 @@
 #include "utils/float.h"
 #include "utils/timestamp.h"
 
-#include "live.h"
+#include "live_game.h"
 #include "rating.h"
 
 /*

@@ -1,5 +1,5 @@
 /*
- * scale.c — a rating on the Glicko-2 scale of the paper's Step 2:
+ * rating_scaled.c — a rating on the Glicko-2 scale of the paper's Step 2:
  * glicko2_scaled (mu, phi, sigma), and the conversions both ways.
  */
 #include "postgres.h"
