@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { FORMATS, simulate } from './lib/sim.js';
 import { byPeriod, glickoProbability, referenceCloses, scoreGlicko, scorePeer } from './lib/raters.js';
 import { loadPeers } from './lib/peers.js';
-import { extensionMethods, psql, rateWithExtension } from './lib/pg.js';
+import { extensionMethods, fitMatches, psql, rateWithExtension } from './lib/pg.js';
 
 const SIZES = {
   // issue 25's leagues
@@ -87,8 +87,24 @@ for (const format of formats) {
       results.push({ format, world, method, source, ...r, seconds });
       log(`${format} ${world} ${method} (${source}): log loss ${r.log_loss.toFixed(4)}, r ${r.correlation.toFixed(3)}, slope ${r.slope.toFixed(3)}, inside ${r.coverage.toFixed(1)} %, mean RD ${r.mean_rd.toFixed(0)}`);
     };
-    const ext = rateWithExtension(`l_${format.replace(/\W/g, '')}_${world}`, matches, size.periods, inExtension,
+    const schema = `l_${format.replace(/\W/g, '')}_${world}`;
+    const ext = rateWithExtension(schema, matches, size.periods, inExtension,
                                   { initialRd: initialRd === null ? null : Number(initialRd) });
+    // glicko2_fit_matches replays the league as the closes did: its log loss
+    // (every period) must be the harness's from the closes' ratings.
+    const fit = flag('check') ? fitMatches(schema, inExtension) : null;
+    for (const method of Object.keys(fit ?? {})) {
+      if (ext.refused[method]) {
+        const ok = typeof fit[method] === 'string';
+        checks.push({ check: `glicko2_fit_matches refuses what the close refused, ${format} ${world} '${method}'`, worst: 0, ok });
+        if (!ok) failed = true;
+        continue;
+      }
+      const want = scoreGlicko(method, periods, league.strengths, ext.closes[method], 1).log_loss;
+      const worst = typeof fit[method] === 'number' ? Math.abs(fit[method] - want) / want : Infinity;
+      checks.push({ check: `glicko2_fit_matches = harness log loss, ${format} ${world} '${method}'`, worst, ok: worst <= 1e-9 });
+      if (!(worst <= 1e-9)) failed = true;
+    }
     for (const method of GLICKO) {
       if (inExtension.includes(method) && ext.refused[method]) {
         const at = ext.closes[method].length + 1;

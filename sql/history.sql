@@ -222,6 +222,212 @@ $fn$;
 COMMENT ON FUNCTION glicko2_fit_tau(regclass, float8[], float8, float8, float8, name, name, name, name, float8, name) IS
   'glicko2_evaluate over a grid of tau values (with the given advantage and home_column); best marks the lowest overall log loss (the smallest tau on a tie); writes nothing';
 
+-- Choosing the method of a team league: each method and tau replays the
+-- league's periods in memory as glicko2_close_matches would close them
+-- (glicko2_match_sides' terms into the close's own pass, glicko2_close_ratings,
+-- so the ratings are the closes' bit for bit) and scores every pair of teams
+-- of each match with the ratings from before its period.  The matches are
+-- read once into arrays numbered in a total order (periods, matches, teams,
+-- players), so the same league always gives the same bits; nothing is written.
+CREATE FUNCTION glicko2_fit_matches(
+  matches regclass,
+  methods text[] DEFAULT ARRAY['sum', 'mean', 'composite', 'individual'],
+  taus float8[] DEFAULT '{0.3,0.5,0.8,1.2}',
+  max_rd float8 DEFAULT 350,
+  period_column name DEFAULT 'period', match_column name DEFAULT 'match_id',
+  player_column name DEFAULT 'player_id', team_column name DEFAULT 'team',
+  place_column name DEFAULT 'place', weight_column name DEFAULT NULL)
+  RETURNS TABLE (method text, tau float8, log_loss float8, predictions bigint, best boolean)
+  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+  SET datestyle = 'ISO, YMD'
+  SET intervalstyle = 'postgres'
+  SET extra_float_digits = 1
+AS $fn$
+DECLARE
+  period_type regtype;
+  weight_sql text;
+  bad record;
+  found_bad bigint;
+  n_periods int;
+  labels text[];         -- by period number: the period as text
+  players int;
+  row_period int[];      -- by row, in (period, match, team, player) order:
+  row_match int[];       --   numbers of period, match (in the league), team
+  row_team int[];        --   (in its match) and player,
+  row_player int[];
+  row_place bigint[];    --   the team's place and the player's share
+  row_weight float8[];
+  period_end int[];      -- by period number: its last row
+  r float8[];            -- by player number: rating, RD, volatility; NULL
+  d float8[];            --   while the player is unrated
+  v float8[];
+  lo int;
+  hi int;
+  m text;
+  t float8;
+  total_loss float8;
+  total_n bigint;
+  p_loss float8;
+  p_n bigint;
+  out_method text[] := '{}';
+  out_tau float8[] := '{}';
+  out_loss float8[] := '{}';
+  out_n bigint[] := '{}';
+  -- The close's pass over one period ($1 the method): ratings as arrays in
+  -- $2-$4, the period's rows (match, team, player, place, weight) in $5-$9.
+  ratings_sql constant text :=
+    'SELECT CAST(u.i AS int), ROW(u.r, u.d, u.v)::@extschema@.glicko2_rating
+     FROM unnest(CAST($2 AS float8[]), CAST($3 AS float8[]), CAST($4 AS float8[])) WITH ORDINALITY u(r, d, v, i)
+     WHERE u.r IS NOT NULL';
+  games_sql constant text :=
+    'WITH rt AS (SELECT CAST(u.i AS int) AS i, u.r, u.d, u.v
+                 FROM unnest(CAST($2 AS float8[]), CAST($3 AS float8[]), CAST($4 AS float8[])) WITH ORDINALITY u(r, d, v, i)),
+          x AS (SELECT * FROM unnest(CAST($5 AS int[]), CAST($6 AS int[]), CAST($7 AS int[]), CAST($8 AS bigint[]),
+                                     CAST($9 AS float8[])) WITH ORDINALITY x(mt, t, p, pl, w, j))
+     SELECT s.player, s.information, s.surprise
+     FROM (SELECT array_agg(x.p ORDER BY x.j) AS ps, array_agg(x.t ORDER BY x.j) AS ts,
+                  array_agg(x.pl ORDER BY x.j) AS pls,
+                  array_agg(CASE WHEN rt.r IS NULL THEN NULL
+                                 ELSE ROW(rt.r, rt.d, rt.v)::@extschema@.glicko2_rating END ORDER BY x.j) AS rs,
+                  array_agg(x.w ORDER BY x.j) AS ws
+           FROM x JOIN rt ON rt.i = x.p GROUP BY x.mt) y
+     CROSS JOIN LATERAL @extschema@.glicko2_match_sides(y.ps, y.ts, y.pls, y.rs, $1, y.ws) s';
+BEGIN
+  IF matches IS NULL OR methods IS NULL OR taus IS NULL THEN
+    RAISE EXCEPTION 'matches, methods and taus must not be NULL' USING ERRCODE = '22004';
+  END IF;
+  IF cardinality(methods) = 0 OR EXISTS (SELECT FROM unnest(methods) u WHERE u IS NULL
+                                           OR u NOT IN ('sum', 'mean', 'individual', 'composite')) THEN
+    RAISE EXCEPTION 'methods must be some of ''sum'', ''mean'', ''individual'' and ''composite'', not %', methods
+      USING ERRCODE = '22023';
+  END IF;
+  IF cardinality(taus) = 0 OR EXISTS (SELECT FROM unnest(taus) u WHERE u IS NULL OR NOT (u > 0 AND u < 'Infinity')) THEN
+    RAISE EXCEPTION 'taus must be positive finite numbers, not %', taus USING ERRCODE = '22003';
+  END IF;
+  IF max_rd IS NOT NULL AND NOT (max_rd > 0 AND max_rd < 'Infinity'::float8) THEN
+    RAISE EXCEPTION 'max_rd must be a positive finite number or NULL, not %', max_rd USING ERRCODE = '22003';
+  END IF;
+  period_type := @extschema@.glicko2_column_type(matches, period_column, 'period_column');
+  PERFORM @extschema@.glicko2_column_type(matches, match_column, 'match_column'),
+          @extschema@.glicko2_column_type(matches, player_column, 'player_column'),
+          @extschema@.glicko2_column_type(matches, team_column, 'team_column');
+  -- The place and weight columns (and play shares) as glicko2_close_matches reads them.
+  SELECT w.weight_column, w.weight_sql INTO weight_column, weight_sql
+  FROM @extschema@.glicko2_match_columns(matches, place_column, weight_column) w;
+
+  -- Rows no period close could rate (the rest, a player twice in a match, a
+  -- team with two places, a match of one team, glicko2_match_sides refuses).
+  EXECUTE format($q$
+    SELECT g.%1$I::text AS period, g.%2$I::text AS mt, g.%3$I::text AS p, g.%4$I::text AS t,
+           g.%5$I::text AS pl, (%6$s)::text AS w
+    FROM %7$s g
+    WHERE g.%1$I IS NULL OR g.%2$I IS NULL OR g.%3$I IS NULL OR g.%4$I IS NULL OR g.%5$I IS NULL
+       OR g.%5$I < 1 OR NOT coalesce(%6$s > 0 AND %6$s <= 1, false)
+    LIMIT 1$q$, period_column, match_column, player_column, team_column, place_column, weight_sql, matches)
+    INTO bad;
+  GET DIAGNOSTICS found_bad = ROW_COUNT;
+  IF found_bad > 0 THEN
+    RAISE EXCEPTION 'match row (period %, match %, player %, team %, place %, weight %) of % cannot be rated',
+                    coalesce(bad.period, 'NULL'), coalesce(bad.mt, 'NULL'), coalesce(bad.p, 'NULL'),
+                    coalesce(bad.t, 'NULL'), coalesce(bad.pl, 'NULL'), coalesce(bad.w, 'NULL'), matches
+      USING ERRCODE = CASE WHEN bad.period IS NULL OR bad.mt IS NULL OR bad.p IS NULL OR bad.t IS NULL
+                                OR bad.pl IS NULL OR bad.w IS NULL THEN '22004' ELSE '22003' END,
+            DETAIL = format('Columns %I, %I, %I, %I and %I must not be NULL, places must be at least 1 and weights in (0, 1].',
+                            period_column, match_column, player_column, team_column, place_column);
+  END IF;
+
+  EXECUTE format($q$
+    WITH g AS (SELECT g.%1$I AS period, g.%2$I AS mt, g.%3$I AS p, g.%4$I AS t,
+                      CAST(g.%5$I AS bigint) AS pl, %6$s AS w FROM %7$s g),
+    n AS (SELECT (dense_rank() OVER (ORDER BY g.period))::int AS pn,
+                 (dense_rank() OVER (ORDER BY g.period, g.mt))::int AS mn,
+                 (dense_rank() OVER (PARTITION BY g.period, g.mt ORDER BY g.t))::int AS tn,
+                 (dense_rank() OVER (ORDER BY g.p))::int AS kn, g.pl, g.w
+          FROM g)
+    SELECT array_agg(pn ORDER BY pn, mn, tn, kn), array_agg(mn ORDER BY pn, mn, tn, kn),
+           array_agg(tn ORDER BY pn, mn, tn, kn), array_agg(kn ORDER BY pn, mn, tn, kn),
+           array_agg(pl ORDER BY pn, mn, tn, kn), array_agg(w ORDER BY pn, mn, tn, kn),
+           max(kn), max(pn), (SELECT array_agg(u.period::text ORDER BY u.period) FROM (SELECT DISTINCT period FROM g) u)
+    FROM n$q$, period_column, match_column, player_column, team_column, place_column, weight_sql, matches)
+    INTO row_period, row_match, row_team, row_player, row_place, row_weight, players, n_periods, labels;
+  n_periods := coalesce(n_periods, 0);
+  SELECT array_agg(e ORDER BY pn) INTO period_end
+  FROM (SELECT row_period[j] AS pn, max(j) AS e FROM generate_series(1, coalesce(cardinality(row_period), 0)) j
+        GROUP BY row_period[j]) x;
+
+  FOR m IN SELECT DISTINCT u FROM unnest(methods) u ORDER BY 1 LOOP
+    FOR t IN SELECT DISTINCT u FROM unnest(taus) u ORDER BY 1 LOOP
+      r := array_fill(NULL::float8, ARRAY[players]);
+      d := r;
+      v := r;
+      total_loss := 0;
+      total_n := 0;
+      lo := 1;
+      FOR pn IN 1 .. n_periods LOOP
+        hi := period_end[pn];
+        -- Every pair of teams of each match, predicted from the ratings
+        -- before the period (unrated: 1500 / 350 / 0.06, as a close starts
+        -- them); a tie scores 0.5 each way, as glicko2_evaluate's draws.
+        WITH x AS (SELECT row_match[j] AS mn, row_team[j] AS tn, row_place[j] AS pl,
+                          CASE WHEN r[row_player[j]] IS NULL THEN ROW(1500, 350, 0.06)::@extschema@.glicko2_rating
+                               ELSE ROW(r[row_player[j]], d[row_player[j]], v[row_player[j]])::@extschema@.glicko2_rating
+                          END AS rating,
+                          row_player[j] AS kn
+                   FROM generate_series(lo, hi) j),
+        teams AS (SELECT mn, tn, min(pl) AS pl, array_agg(rating ORDER BY kn) AS rs FROM x GROUP BY mn, tn),
+        pairs AS (SELECT CASE WHEN a.pl < b.pl THEN 1.0 WHEN a.pl > b.pl THEN 0.0 ELSE 0.5 END AS s,
+                         @extschema@.glicko2_team_win_probability(a.rs, b.rs, m) AS q
+                  FROM teams a JOIN teams b ON b.mn = a.mn AND b.tn > a.tn)
+        SELECT coalesce(sum(-(s * ln(greatest(q, 1e-15)) + (1 - s) * ln(greatest(1 - q, 1e-15)))), 0), count(*)
+          INTO p_loss, p_n
+        FROM pairs;
+        total_loss := total_loss + p_loss;
+        total_n := total_n + p_n;
+        -- Then the period's close, as glicko2_close_matches computes it; a
+        -- match it cannot rate is named as the close names it.
+        BEGIN
+          SELECT array_agg((c.rating).rating ORDER BY i), array_agg((c.rating).rd ORDER BY i),
+                 array_agg((c.rating).volatility ORDER BY i)
+            INTO r, d, v
+          FROM generate_series(1, players) i
+          LEFT JOIN @extschema@.glicko2_close_ratings(
+                      ratings_sql, games_sql, t, max_rd, 'glicko2_fit_matches', 'terms',
+                      m, r::text, d::text, v::text,
+                      row_match[lo:hi]::text, row_team[lo:hi]::text, row_player[lo:hi]::text,
+                      row_place[lo:hi]::text, row_weight[lo:hi]::text)
+                    AS c(player int, rating @extschema@.glicko2_rating, games bigint, is_new boolean)
+            ON c.player = i;
+        EXCEPTION WHEN null_value_not_allowed OR unique_violation OR invalid_parameter_value THEN
+          bad := @extschema@.glicko2_bad_match(matches, labels[pn], period_type, period_column, match_column,
+                                               player_column, team_column, place_column, weight_column);
+          IF bad.why IS NULL THEN
+            RAISE;
+          END IF;
+          RAISE EXCEPTION 'bad match in period % of %: %', labels[pn], matches, bad.why
+            USING ERRCODE = bad.sqlstate,
+                  DETAIL = format('Problems found among the period''s %s rows: %s (a player twice in a match or on two teams, a team with two places, a match of one team).',
+                                  bad.n_rows, bad.n_bad);
+        END;
+        lo := hi + 1;
+      END LOOP;
+      out_method := out_method || m;
+      out_tau := out_tau || t;
+      out_loss := out_loss || total_loss / nullif(total_n, 0);
+      out_n := out_n || total_n;
+    END LOOP;
+  END LOOP;
+  RETURN QUERY
+    WITH o AS (SELECT * FROM unnest(out_method, out_tau, out_loss, out_n) u(method, tau, log_loss, predictions))
+    SELECT o.method, o.tau, o.log_loss, o.predictions,
+           coalesce((o.method, o.tau) = (SELECT b.method, b.tau FROM o b WHERE b.log_loss IS NOT NULL
+                                         ORDER BY b.log_loss, b.method, b.tau LIMIT 1), false)
+    FROM o ORDER BY o.log_loss, o.method, o.tau;
+END
+$fn$;
+COMMENT ON FUNCTION glicko2_fit_matches(regclass, text[], float8[], float8, name, name, name, name, name, name) IS
+  'Chooses the method (and tau) of a team or free-for-all league by its own matches: for each method and tau, replays every period as glicko2_close_matches would close it (players start at 1500 / 350 / 0.06) and scores every pair of teams of each match with glicko2_team_win_probability of that method from the ratings before its period (log loss, a tie counting 0.5 each way); one row per method and tau, best = the lowest log loss; writes nothing';
+
 -- The same grid search for the home / first-move advantage at one tau.
 CREATE FUNCTION glicko2_fit_advantage(games regclass,
                                       advantages float8[] DEFAULT '{0,20,40,60,80,100,120,140,160}',

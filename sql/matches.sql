@@ -80,6 +80,42 @@ $$;
 COMMENT ON FUNCTION glicko2_bad_match(regclass, text, regtype, name, name, name, name, name, name) IS
   'Helper of glicko2_close_matches: the first bad row of a period''s matches (a NULL column, a place below 1, a weight outside (0, 1] if weight_column is given, a player twice in a match or on two teams, a team with two places, a match of one team) with its SQLSTATE, how many are bad and how many rows the period has';
 
+-- The place and weight columns of a matches table, checked: the place column
+-- an integer, the weight column (NULL: a column named weight if there is
+-- one, else none) a number; weight_sql reads a row's play share over alias g
+-- (1 without a weight column).
+CREATE FUNCTION glicko2_match_columns(matches regclass, place_column name, INOUT weight_column name,
+                                      OUT weight_sql text)
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  place_type regtype;
+  weight_type regtype;
+BEGIN
+  place_type := @extschema@.glicko2_column_type(matches, place_column, 'place_column');
+  IF place_type NOT IN ('int2', 'int4', 'int8') THEN
+    RAISE EXCEPTION 'column "%" of % is %, not an integer', place_column, matches, place_type
+      USING ERRCODE = '42804';
+  END IF;
+  weight_sql := 'CAST(1 AS float8)';
+  IF weight_column IS NULL AND EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = matches
+                                       AND a.attname = 'weight' AND a.attnum > 0 AND NOT a.attisdropped) THEN
+    weight_column := 'weight';
+  END IF;
+  IF weight_column IS NOT NULL THEN
+    weight_type := @extschema@.glicko2_column_type(matches, weight_column, 'weight_column');
+    IF weight_type NOT IN ('float8', 'float4', 'numeric', 'int2', 'int4', 'int8') THEN
+      RAISE EXCEPTION 'column "%" of % is %, not a number', weight_column, matches, weight_type
+        USING ERRCODE = '42804';
+    END IF;
+    weight_sql := format('CAST(g.%I AS float8)', weight_column);
+  END IF;
+END
+$$;
+COMMENT ON FUNCTION glicko2_match_columns(regclass, name, name) IS
+  'Helper of glicko2_close_matches and glicko2_fit_matches: checks the place column (an integer) and the weight column (a number; NULL: a column named weight if there is one), and returns the weight column used and the SQL of a row''s play share over alias g (1 without one)';
+
 CREATE PROCEDURE glicko2_close_matches(
   ratings regclass, matches regclass, period anyelement, method text DEFAULT 'sum',
   tau float8 DEFAULT 0.5, max_rd float8 DEFAULT 350, history regclass DEFAULT NULL,
@@ -96,9 +132,7 @@ CREATE PROCEDURE glicko2_close_matches(
 AS $$
 DECLARE
   c record;
-  place_type regtype;
-  weight_type regtype;
-  weight_sql text := 'CAST(1 AS float8)';
+  weight_sql text;
   weights_sql text := 'CAST(NULL AS float8[])';
   last_number bigint;
   n_rows bigint;
@@ -118,23 +152,9 @@ BEGIN
           @extschema@.glicko2_column_type(matches, team_column, 'team_column');
   PERFORM @extschema@.glicko2_key_column_check(matches, match_player_column, 'match_player_column',
                                                ratings, player_column, c.key_type);
-  place_type := @extschema@.glicko2_column_type(matches, place_column, 'place_column');
-  IF place_type NOT IN ('int2', 'int4', 'int8') THEN
-    RAISE EXCEPTION 'column "%" of % is %, not an integer', place_column, matches, place_type
-      USING ERRCODE = '42804';
-  END IF;
-  -- The play shares: weight_column, or else a column named weight if there is one.
-  IF weight_column IS NULL AND EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = matches
-                                       AND a.attname = 'weight' AND a.attnum > 0 AND NOT a.attisdropped) THEN
-    weight_column := 'weight';
-  END IF;
+  SELECT w.weight_column, w.weight_sql INTO weight_column, weight_sql
+  FROM @extschema@.glicko2_match_columns(matches, place_column, weight_column) w;
   IF weight_column IS NOT NULL THEN
-    weight_type := @extschema@.glicko2_column_type(matches, weight_column, 'weight_column');
-    IF weight_type NOT IN ('float8', 'float4', 'numeric', 'int2', 'int4', 'int8') THEN
-      RAISE EXCEPTION 'column "%" of % is %, not a number', weight_column, matches, weight_type
-        USING ERRCODE = '42804';
-    END IF;
-    weight_sql := format('CAST(g.%I AS float8)', weight_column);
     weights_sql := 'array_agg(m.w)';
   END IF;
 

@@ -97,3 +97,20 @@ CREATE TABLE h_${m} (player_id int, period int, rating glicko2_rating);
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+// glicko2_fit_matches' log loss of each method (tau 0.5) on one league's
+// matches (rateWithExtension's table), or null when the extension has no such
+// function; a method whose replay fails maps to its error.
+export function fitMatches(schema, methods) {
+  const has = psql(`SELECT to_regproc('glicko2_fit_matches') IS NOT NULL;`).trim() === 't';
+  if (!has) return null;
+  const out = {};
+  for (const m of methods) {
+    try {
+      out[m] = Number(psql(`SELECT log_loss FROM glicko2_fit_matches('${schema}.matches', ARRAY['${m}'], '{0.5}');`).trim());
+    } catch (e) {
+      out[m] = e.message;
+    }
+  }
+  return out;
+}
