@@ -1,0 +1,416 @@
+/*
+ * live_rows.c — the pieces both live triggers share (live_rows.h): their
+ * options, the ratings table's checks, a cache of each trigger's prepared
+ * statements, and the reading of a locked ratings row.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+#include "utils/typcache.h"
+#include "utils/varlena.h"
+
+#include "live_game.h"
+#include "live_rows.h"
+#include "rating.h"
+
+const Glicko2Rating glicko_live_unrated = {
+	GLICKO2_DEFAULT_RATING, GLICKO2_DEFAULT_RD, GLICKO2_DEFAULT_VOLATILITY
+};
+
+void
+glicko_live_options_init(GlickoLiveOptions *opt)
+{
+	memset(opt, 0, sizeof(*opt));
+	opt->period_usecs = (double) USECS_PER_DAY;
+	opt->tau = GLICKO2_DEFAULT_TAU;
+	opt->max_rd = GLICKO2_DEFAULT_RD;
+}
+
+void
+glicko_live_option_split(const char *arg, const char *trigger_name, const char *option_names,
+						 char **name, const char **value)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (eq == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("trigger %s: argument \"%s\" is not name=value", trigger_name, arg),
+				errhint("The first argument names the ratings table; the others are options: %s.",
+						option_names));
+	*name = pnstrdup(arg, eq - arg);
+	*value = eq + 1;
+}
+
+void
+glicko_live_unknown_option(const char *trigger_name, const char *name, const char *option_names)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			errmsg("trigger %s: unknown option \"%s\"", trigger_name, name),
+			errhint("Options are %s.", option_names));
+}
+
+bool
+glicko_live_common_option(const char *name, const char *value, GlickoLiveOptions *opt,
+						  MemoryContext cxt)
+{
+	char	  **slot;
+
+	if (strcmp(name, "period") == 0)
+		opt->period_usecs = live_period_usecs(DatumGetIntervalP(
+			DirectFunctionCall3(interval_in, CStringGetDatum(value),
+								ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1))));
+	else if (strcmp(name, "tau") == 0)
+	{
+		opt->tau = DatumGetFloat8(DirectFunctionCall1(float8in, CStringGetDatum(value)));
+		check_positive(opt->tau, "tau");
+	}
+	else if (strcmp(name, "max_rd") == 0)
+	{
+		if (pg_strcasecmp(value, "none") == 0)
+			opt->max_rd = INFINITY;
+		else
+		{
+			opt->max_rd = DatumGetFloat8(DirectFunctionCall1(float8in, CStringGetDatum(value)));
+			check_positive(opt->max_rd, "max_rd");
+		}
+	}
+	else
+	{
+		slot = strcmp(name, "player_column") == 0 ? &opt->player_column :
+			strcmp(name, "rating_column") == 0 ? &opt->rating_column :
+			strcmp(name, "rated_at_column") == 0 ? &opt->rated_at_column : NULL;
+		if (slot == NULL)
+			return false;
+		*slot = MemoryContextStrdup(cxt, value);
+	}
+	return true;
+}
+
+AttrNumber
+glicko_live_column_attnum(Oid relid, const char *column, const char *option)
+{
+	AttrNumber	attnum = get_attnum(relid, column);
+
+	if (attnum == InvalidAttrNumber || attnum < 0)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_COLUMN),
+				errmsg("column \"%s\" of relation %s does not exist",
+					   column, get_rel_name(relid)),
+				errhint("Name the column with the trigger argument '%s=...'.", option));
+	return attnum;
+}
+
+void
+glicko_live_require_type(Oid relid, AttrNumber attnum, Oid want, const char *want_name)
+{
+	Oid			type = get_atttype(relid, attnum);
+
+	if (type != want)
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("column \"%s\" of %s is %s, not %s",
+					   get_attname(relid, attnum, false), get_rel_name(relid),
+					   format_type_be(type), want_name));
+}
+
+bool
+glicko_live_is_integer_type(Oid type)
+{
+	return type == INT2OID || type == INT4OID || type == INT8OID;
+}
+
+char *
+glicko_live_qualified_equality(Oid type, const char *what)
+{
+	TypeCacheEntry *tc = lookup_type_cache(type, TYPECACHE_EQ_OPR | TYPECACHE_LT_OPR);
+	HeapTuple	tup;
+	Form_pg_operator op;
+	char	   *result;
+
+	if (!OidIsValid(tc->eq_opr) || !OidIsValid(tc->lt_opr))
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_FUNCTION),
+				errmsg("%s type %s has no default btree operator class", what,
+					   format_type_be(type)),
+				errdetail("Players are looked up by key and locked in key order."));
+	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(tc->eq_opr));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for operator %u", tc->eq_opr);
+	op = (Form_pg_operator) GETSTRUCT(tup);
+	result = psprintf("OPERATOR(%s.%s)",
+					  quote_identifier(get_namespace_name(op->oprnamespace)),
+					  NameStr(op->oprname));
+	ReleaseSysCache(tup);
+	return result;
+}
+
+/* ERROR unless the ratings key has a unique index of its own (ON CONFLICT needs it). */
+static void
+require_unique_key(Oid relid, AttrNumber attnum, const char *column)
+{
+	Datum		args[2] = {ObjectIdGetDatum(relid), Int16GetDatum(attnum)};
+	Oid			types[2] = {OIDOID, INT2OID};
+	bool		isnull;
+	int			ret;
+
+	ret = SPI_execute_with_args(
+		"SELECT EXISTS (SELECT FROM pg_catalog.pg_index i"
+		" WHERE i.indrelid OPERATOR(pg_catalog.=) $1 AND i.indisunique AND i.indimmediate"
+		" AND i.indnatts OPERATOR(pg_catalog.=) 1 AND i.indkey[0] OPERATOR(pg_catalog.=) $2"
+		" AND i.indpred IS NULL AND i.indexprs IS NULL)",
+		2, types, args, NULL, true, 1);
+	if (ret != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not read the indexes of relation %u", relid);
+	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
+				errmsg("column \"%s\" of %s is not a unique key", column, get_rel_name(relid)),
+				errdetail("Each player must have exactly one row in the ratings table, found by a unique index of its own."),
+				errhint("ALTER TABLE %s ADD PRIMARY KEY (%s);",
+						quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+												   get_rel_name(relid)),
+						quote_identifier(column)));
+}
+
+void
+glicko_live_open_ratings(GlickoLiveRatings *rt, const GlickoLiveOptions *opt,
+						 TriggerData *trigdata, Oid source_key_type, const char *source_column,
+						 Oid extension_namespace, MemoryContext cxt)
+{
+	Trigger    *trigger = trigdata->tg_trigger;
+	Relation	table = trigdata->tg_relation;
+	const char *ratings_name = trigger->tgargs[0];
+	RangeVar   *rv;
+	AttrNumber	key_attnum,
+				rating_attnum,
+				rated_at_attnum;
+	MemoryContext old;
+
+	rv = makeRangeVarFromNameList(textToQualifiedNameList(cstring_to_text(ratings_name)));
+	if (rv->schemaname == NULL)
+		rv->schemaname = get_namespace_name(RelationGetNamespace(table));
+	rt->relid = RangeVarGetRelid(rv, NoLock, true);
+	if (!OidIsValid(rt->relid))
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_TABLE),
+				errmsg("ratings table %s named by trigger %s on %s does not exist",
+					   ratings_name, trigger->tgname, RelationGetRelationName(table)));
+
+	rt->rating_type = glicko2_rating_type(extension_namespace);
+	key_attnum = glicko_live_column_attnum(rt->relid, opt->player_column, "player_column");
+	rating_attnum = glicko_live_column_attnum(rt->relid, opt->rating_column, "rating_column");
+	rated_at_attnum = glicko_live_column_attnum(rt->relid, opt->rated_at_column, "rated_at_column");
+	glicko_live_require_type(rt->relid, rating_attnum, rt->rating_type, "glicko2_rating");
+	old = MemoryContextSwitchTo(cxt);
+	rt->rating_desc = BlessTupleDesc(lookup_rowtype_tupdesc_copy(rt->rating_type, -1));
+	MemoryContextSwitchTo(old);
+	glicko_live_require_type(rt->relid, rated_at_attnum, TIMESTAMPTZOID, "timestamptz");
+	rt->key_type = get_atttype(rt->relid, key_attnum);
+	if (rt->key_type != source_key_type &&
+		!(glicko_live_is_integer_type(rt->key_type) && glicko_live_is_integer_type(source_key_type)))
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("column \"%s\" of %s is %s, but player column \"%s\" of %s is %s",
+					   source_column, RelationGetRelationName(table),
+					   format_type_be(source_key_type), opt->player_column,
+					   get_rel_name(rt->relid), format_type_be(rt->key_type)));
+	require_unique_key(rt->relid, key_attnum, opt->player_column);
+
+	rt->eq = glicko_live_qualified_equality(rt->key_type, "ratings player");
+	rt->key = quote_identifier(opt->player_column);
+	rt->rating = quote_identifier(opt->rating_column);
+	rt->rated_at = quote_identifier(opt->rated_at_column);
+	rt->name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(rt->relid)),
+										  get_rel_name(rt->relid));
+	rt->key_type_name = format_type_be_qualified(rt->key_type);
+}
+
+SPIPlanPtr
+glicko_live_prepare(const char *sql, int nargs, Oid *types)
+{
+	SPIPlanPtr	plan = SPI_prepare(sql, nargs, types);
+
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare failed for \"%s\": %s", sql, SPI_result_code_string(SPI_result));
+	if (SPI_keepplan(plan) != 0)
+		elog(ERROR, "SPI_keepplan failed");
+	return plan;
+}
+
+/* The entries of every live trigger of this backend. */
+static HTAB *live_entries = NULL;
+
+/* DDL on a trigger's table or ratings table: rebuild its entry. */
+static void
+live_relcache_callback(Datum arg, Oid relid)
+{
+	HASH_SEQ_STATUS status;
+	GlickoLiveEntry *e;
+
+	hash_seq_init(&status, live_entries);
+	while ((e = hash_seq_search(&status)) != NULL)
+		if (relid == InvalidOid || e->table_relid == relid || e->ratings_relid == relid)
+			e->valid = false;
+}
+
+static void
+free_plans(GlickoLiveEntry *e)
+{
+	for (int i = 0; i < GLICKO_LIVE_PLANS; i++)
+	{
+		if (e->plans[i])
+			SPI_freeplan(e->plans[i]);
+		e->plans[i] = NULL;
+	}
+}
+
+/*
+ * Free the plans and memory of other invalidated entries: they are rebuilt
+ * if used again, and a dropped trigger (a temporary table's, say) then
+ * keeps only its small hash entry.
+ */
+static void
+release_invalid(GlickoLiveEntry *keep)
+{
+	HASH_SEQ_STATUS status;
+	GlickoLiveEntry *e;
+
+	hash_seq_init(&status, live_entries);
+	while ((e = hash_seq_search(&status)) != NULL)
+		if (e != keep && !e->valid && e->active == 0 && e->cxt != NULL)
+		{
+			free_plans(e);
+			MemoryContextDelete(e->cxt);
+			e->cxt = NULL;
+			e->state = NULL;
+		}
+}
+
+GlickoLiveEntry *
+glicko_live_entry(TriggerData *trigdata, Oid extension_namespace, GlickoLiveBuild build)
+{
+	Oid			oid = trigdata->tg_trigger->tgoid;
+	GlickoLiveEntry *e;
+	bool		found;
+
+	if (live_entries == NULL)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = sizeof(Oid);
+		ctl.entrysize = sizeof(GlickoLiveEntry);
+		live_entries = hash_create("glicko2 live triggers", 16, &ctl, HASH_ELEM | HASH_BLOBS);
+		CacheRegisterRelcacheCallback(live_relcache_callback, (Datum) 0);
+	}
+	e = hash_search(live_entries, &oid, HASH_ENTER, &found);
+	if (!found)
+		memset((char *) e + sizeof(Oid), 0, sizeof(GlickoLiveEntry) - sizeof(Oid));
+	if ((!e->valid || e->table_relid != RelationGetRelid(trigdata->tg_relation)) &&
+		e->active == 0)
+	{
+		release_invalid(e);
+		free_plans(e);
+		e->valid = false;
+		e->state = NULL;
+		if (e->cxt == NULL)
+			e->cxt = AllocSetContextCreate(TopMemoryContext, "glicko2 live trigger",
+										   ALLOCSET_SMALL_SIZES);
+		MemoryContextReset(e->cxt);
+		e->table_relid = RelationGetRelid(trigdata->tg_relation);
+		build(e, trigdata, extension_namespace);
+		e->valid = true;
+	}
+	return e;
+}
+
+char *
+glicko_live_key_text(Oid type, Datum key)
+{
+	Oid			output;
+	bool		isvarlena;
+
+	getTypeOutputInfo(type, &output, &isvarlena);
+	return OidOutputFunctionCall(output, key);
+}
+
+/* For errors in a stored rating: which player's row it is. */
+typedef struct RowContext
+{
+	const GlickoLiveRatings *rt;
+	Oid			key_type;
+	Datum		key;
+} RowContext;
+
+static void
+row_error_context(void *arg)
+{
+	RowContext *c = (RowContext *) arg;
+
+	errcontext("ratings row of player %s in %s", glicko_live_key_text(c->key_type, c->key),
+			   get_rel_name(c->rt->relid));
+}
+
+void
+glicko_live_read_row(GlickoLiveRow *row, HeapTuple tup, TupleDesc desc, int first,
+					 const GlickoLiveRatings *rt, Oid key_type, Datum key)
+{
+	bool		isnull;			/* ctid and tableoid are never NULL */
+	Datum		rating = SPI_getbinval(tup, desc, first, &row->unrated);
+	Oid			tableoid = DatumGetObjectId(SPI_getbinval(tup, desc, first + 3, &isnull));
+
+	/* (a unique index of a partitioned table spans its partitions, one of
+	 * an inheritance parent only the parent's own rows) */
+	if (row->found)
+		ereport(ERROR,
+				errcode(ERRCODE_UNIQUE_VIOLATION),
+				errmsg("player %s has more than one row in %s",
+					   glicko_live_key_text(key_type, key), get_rel_name(rt->relid)),
+				errdetail("Rows of %s and %s hold the same player; the unique key of an inheritance parent does not cover its children.",
+						  get_rel_name(row->tableoid), get_rel_name(tableoid)),
+				errhint("Keep each player in one table of the hierarchy, or use a partitioned table, whose unique key spans its partitions."));
+	row->found = true;
+	row->tableoid = tableoid;
+	row->tid = *(ItemPointer) DatumGetPointer(SPI_getbinval(tup, desc, first + 2, &isnull));
+	row->rated_at = DatumGetTimestampTz(SPI_getbinval(tup, desc, first + 1, &row->rated_at_null));
+	if (!row->rated_at_null)
+		live_check_timestamp(row->rated_at, "rated_at");
+	if (row->unrated)
+		row->rating = glicko_live_unrated;
+	else
+	{
+		RowContext	c = {rt, key_type, key};
+		ErrorContextCallback callback = {error_context_stack, row_error_context, &c};
+
+		error_context_stack = &callback;
+		datum_get_glicko2(rating, &row->rating, "rating");
+		error_context_stack = callback.previous;
+	}
+}
+
+double
+glicko_live_idle(const GlickoLiveRow *row, TimestampTz at, double period_usecs)
+{
+	if (row->unrated || row->rated_at_null)
+		return 0.0;
+	return live_elapsed_periods(row->rated_at, at, period_usecs);
+}
+
+TimestampTz
+glicko_live_rated_at(const GlickoLiveRow *row, TimestampTz at)
+{
+	return row->rated_at_null ? at : Max(row->rated_at, at);
+}
