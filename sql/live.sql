@@ -28,3 +28,11 @@ CREATE FUNCTION glicko2_rate_games()
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION glicko2_rate_games() IS
   'AFTER INSERT ... FOR EACH ROW trigger for a games table: rates both players of each game at once in the inserting transaction (RD grown for the time since rated_at, then glicko2_game at t = 0 from both pre-game ratings); arguments: the ratings table, then ''period=1 day'', ''tau=0.5'', ''max_rd=350'' (or none) and column names';
+
+-- Team and free-for-all matches rated live (C: src/live_matches.c).  Its
+-- arguments: the ratings table, then 'name=value' options.
+CREATE FUNCTION glicko2_rate_matches()
+  RETURNS trigger AS 'MODULE_PATHNAME', 'glicko2_rate_matches'
+  LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION glicko2_rate_matches() IS
+  'AFTER INSERT ... REFERENCING NEW TABLE AS ... FOR EACH STATEMENT trigger for a matches table (one row per player per match: match_id, player_id, team, place, played_at [, weight]): rates every match the statement inserted, in order of played_at then match id, in the inserting transaction (each player''s RD grown for the time since rated_at, then the team model''s update at t = 0 from the ratings before the match); arguments: the ratings table, then ''method=sum'' (sum, mean, individual, composite), ''period=1 day'', ''tau=0.5'', ''max_rd=350'' (or none) and column names';

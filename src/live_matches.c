@@ -1,0 +1,931 @@
+/*
+ * live_matches.c — glicko2_rate_matches(), live team and free-for-all
+ * matches: attached AFTER INSERT ... REFERENCING NEW TABLE ... FOR EACH
+ * STATEMENT to a matches table (one row per player per match), it rates
+ * every match the statement inserted, in the inserting transaction.
+ *
+ * Per statement: read and check every row (a bad match refuses the whole
+ * statement before anything is read or locked); lock every player's ratings
+ * row in key order in one SELECT ... FOR NO KEY UPDATE, or none while a
+ * player is missing (missing players are then added as unrated, in key
+ * order, holding no row lock, and the lock is tried again: as
+ * glicko2_rate_games); take a lock on each match id (after the players, in
+ * hash order: two statements never wait for each other in a cycle) and
+ * refuse a match id that already has rows from another statement; rate the
+ * matches in match order (played_at, then match id), each from its
+ * players' ratings as the matches before it left them, RD grown for the
+ * time since rated_at, the match's terms by the team model (src/core/team.c)
+ * and each player's update at t = 0; write every player's row once (one
+ * UPDATE by table and TID).
+ */
+#include "postgres.h"
+
+#include "access/hash.h"
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "commands/trigger.h"
+#include "executor/spi.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "storage/lmgr.h"
+#include "storage/lock.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/float.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/timestamp.h"
+#include "utils/tuplestore.h"
+#include "utils/typcache.h"
+
+#include "core/team.h"
+#include "live.h"
+#include "live_rows.h"
+#include "rating.h"
+#include "write_check.h"
+
+/* A column of the matches table: where it is, its type's order. */
+typedef struct MatchColumn
+{
+	const char *name;
+	AttrNumber	attnum;
+	Oid			type;
+	Oid			collation;
+	FmgrInfo	cmp;			/* btree comparison (ordered columns) */
+} MatchColumn;
+
+enum
+{
+	COL_MATCH, COL_PLAYER, COL_TEAM, COL_PLACE, COL_PLAYED_AT, COL_WEIGHT, N_COLUMNS
+};
+
+static const char *const column_options[N_COLUMNS] = {
+	"match_column", "match_player_column", "team_column", "place_column",
+	"played_at_column", "weight_column"
+};
+static const char *const column_defaults[N_COLUMNS] = {
+	"match_id", "player_id", "team", "place", "played_at", NULL
+};
+
+/* What one trigger needs (its entry's state, built on first use and kept). */
+typedef struct MatchTrigger
+{
+	GlickoLiveOptions opt;
+	GlickoTeamMethod method;
+	MatchColumn col[N_COLUMNS];
+	bool		has_weight;
+	GlickoLiveRatings ratings;
+	Oid			key_array_type; /* of the matches' player column */
+	Oid			match_array_type;
+	uint32		lock_space;		/* the matches table's OID, for the match locks */
+} MatchTrigger;
+
+enum
+{
+	LOCK_PLAN,					/* (keys[], n) -> (position, rating, rated_at, ctid, tableoid) */
+	INSERT_PLAN,				/* (keys[], unrated, rated_at[]) */
+	RATED_PLAN,					/* (match ids[], rows[]) -> first match with other rows */
+	UPDATE_PLAN					/* (tableoid[], ctid[], rating[], rated_at[]) */
+};
+
+static const char *const option_names =
+	"period, tau, max_rd, method, player_column, rating_column, rated_at_column, "
+	"match_column, match_player_column, team_column, place_column, played_at_column, "
+	"weight_column";
+
+/* One 'name=value' trigger argument; column names go to names[]. */
+static void
+parse_option(const char *arg, MatchTrigger *t, const char **names, const char *trigger_name,
+			 MemoryContext cxt)
+{
+	char	   *name;
+	const char *value;
+
+	glicko_live_option_split(arg, trigger_name, option_names, &name, &value);
+	if (glicko_live_common_option(name, value, &t->opt, cxt))
+		return;
+	if (strcmp(name, "method") == 0)
+	{
+		t->method = glicko2_team_method(cstring_to_text(value));
+		return;
+	}
+	for (int c = 0; c < N_COLUMNS; c++)
+		if (strcmp(name, column_options[c]) == 0)
+		{
+			names[c] = MemoryContextStrdup(cxt, value);
+			return;
+		}
+	glicko_live_unknown_option(trigger_name, name, option_names);
+}
+
+/* The column's attnum, type, collation and (if ordered) comparison. */
+static void
+resolve_column(MatchTrigger *t, int c, Relation matches, const char *name, bool ordered,
+			   MemoryContext cxt)
+{
+	MatchColumn *col = &t->col[c];
+	Oid			relid = RelationGetRelid(matches);
+
+	col->name = name;
+	col->attnum = glicko_live_column_attnum(relid, name, column_options[c]);
+	col->type = get_atttype(relid, col->attnum);
+	col->collation = TupleDescAttr(RelationGetDescr(matches), col->attnum - 1)->attcollation;
+	if (ordered)
+	{
+		TypeCacheEntry *tc = lookup_type_cache(col->type, TYPECACHE_CMP_PROC_FINFO);
+
+		if (!OidIsValid(tc->cmp_proc_finfo.fn_oid))
+			ereport(ERROR,
+					errcode(ERRCODE_UNDEFINED_FUNCTION),
+					errmsg("column \"%s\" of %s is of type %s, which has no default btree operator class",
+						   name, RelationGetRelationName(matches), format_type_be(col->type)),
+					errdetail("Matches, players and teams are grouped and ordered by their keys."));
+		fmgr_info_cxt(tc->cmp_proc_finfo.fn_oid, &col->cmp, cxt);
+	}
+}
+
+/* ERROR unless the matches table has an index led by the match column. */
+static void
+require_match_index(Oid relid, const MatchColumn *col)
+{
+	Datum		args[2] = {ObjectIdGetDatum(relid), Int16GetDatum(col->attnum)};
+	Oid			types[2] = {OIDOID, INT2OID};
+	bool		isnull;
+	int			ret;
+
+	ret = SPI_execute_with_args(
+		"SELECT EXISTS (SELECT FROM pg_catalog.pg_index i"
+		" WHERE i.indrelid OPERATOR(pg_catalog.=) $1"
+		" AND i.indkey[0] OPERATOR(pg_catalog.=) $2 AND i.indpred IS NULL)",
+		2, types, args, NULL, true, 1);
+	if (ret != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not read the indexes of relation %u", relid);
+	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
+				errmsg("matches table %s has no index on column \"%s\"", get_rel_name(relid), col->name),
+				errdetail("Each inserted match is looked up by its id, to refuse a match whose rows arrive in two statements."),
+				errhint("ALTER TABLE %s ADD PRIMARY KEY (%s, ...), or CREATE INDEX ON %s (%s);",
+						get_rel_name(relid), quote_identifier(col->name),
+						get_rel_name(relid), quote_identifier(col->name)));
+}
+
+/*
+ * Resolve the trigger's arguments, check both tables, prepare the four
+ * statements.  Runs inside the caller's SPI connection.
+ */
+static void
+build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace)
+{
+	Trigger    *trigger = trigdata->tg_trigger;
+	Relation	matches = trigdata->tg_relation;
+	MatchTrigger *t = MemoryContextAllocZero(e->cxt, sizeof(MatchTrigger));
+	const GlickoLiveRatings *rt = &t->ratings;
+	const char *names[N_COLUMNS];
+	const char *matches_name;
+	Oid			place_type,
+				weight_type;
+	Oid			types[4];
+
+	glicko_live_options_init(&t->opt);
+	t->method = GLICKO_TEAM_SUM;
+	memcpy(names, column_defaults, sizeof(names));
+	if (trigger->tgnargs < 1)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("trigger %s on %s names no ratings table", trigger->tgname,
+					   RelationGetRelationName(matches)),
+				errhint("EXECUTE FUNCTION glicko2_rate_matches('ratings' [, 'method=sum', 'period=1 day', 'tau=0.5', 'max_rd=350', ...])."));
+	for (int i = 1; i < trigger->tgnargs; i++)
+		parse_option(trigger->tgargs[i], t, names, trigger->tgname, e->cxt);
+	if (t->opt.player_column == NULL)
+		t->opt.player_column = MemoryContextStrdup(e->cxt, "player_id");
+	if (t->opt.rating_column == NULL)
+		t->opt.rating_column = MemoryContextStrdup(e->cxt, "rating");
+	if (t->opt.rated_at_column == NULL)
+		t->opt.rated_at_column = MemoryContextStrdup(e->cxt, "rated_at");
+	/* The play shares: weight_column, or else a column named weight (as glicko2_close_matches). */
+	if (names[COL_WEIGHT] == NULL && get_attnum(e->table_relid, "weight") > 0)
+		names[COL_WEIGHT] = "weight";
+	t->has_weight = names[COL_WEIGHT] != NULL;
+
+	/* The matches' columns. */
+	resolve_column(t, COL_MATCH, matches, names[COL_MATCH], true, e->cxt);
+	resolve_column(t, COL_PLAYER, matches, names[COL_PLAYER], true, e->cxt);
+	resolve_column(t, COL_TEAM, matches, names[COL_TEAM], true, e->cxt);
+	resolve_column(t, COL_PLACE, matches, names[COL_PLACE], false, e->cxt);
+	resolve_column(t, COL_PLAYED_AT, matches, names[COL_PLAYED_AT], false, e->cxt);
+	place_type = t->col[COL_PLACE].type;
+	if (!glicko_live_is_integer_type(place_type))
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("column \"%s\" of %s is %s, not an integer", names[COL_PLACE],
+					   RelationGetRelationName(matches), format_type_be(place_type)));
+	glicko_live_require_type(e->table_relid, t->col[COL_PLAYED_AT].attnum, TIMESTAMPTZOID, "timestamptz");
+	if (t->has_weight)
+	{
+		resolve_column(t, COL_WEIGHT, matches, names[COL_WEIGHT], false, e->cxt);
+		weight_type = t->col[COL_WEIGHT].type;
+		if (weight_type != FLOAT8OID && weight_type != FLOAT4OID &&
+			weight_type != NUMERICOID && !glicko_live_is_integer_type(weight_type))
+			ereport(ERROR,
+					errcode(ERRCODE_DATATYPE_MISMATCH),
+					errmsg("column \"%s\" of %s is %s, not a number", names[COL_WEIGHT],
+						   RelationGetRelationName(matches), format_type_be(weight_type)));
+	}
+	require_match_index(e->table_relid, &t->col[COL_MATCH]);
+	t->key_array_type = get_array_type(t->col[COL_PLAYER].type);
+	t->match_array_type = get_array_type(t->col[COL_MATCH].type);
+	if (!OidIsValid(t->key_array_type) || !OidIsValid(t->match_array_type))
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("the player and match columns of %s need types with array types",
+					   RelationGetRelationName(matches)));
+	t->lock_space = (uint32) e->table_relid;
+
+	glicko_live_open_ratings(&t->ratings, &t->opt, trigdata, t->col[COL_PLAYER].type,
+							 names[COL_PLAYER], extension_namespace, e->cxt);
+	e->ratings_relid = rt->relid;
+
+	/*
+	 * Every row, locked in key order, or none while a player is missing (a
+	 * statement that locked some players and then waited to add another
+	 * could deadlock with one adding that player).  The count is of index
+	 * probes, one per key.
+	 */
+	types[0] = t->key_array_type;
+	types[1] = INT8OID;
+	e->plans[LOCK_PLAN] = glicko_live_prepare(psprintf(
+		"SELECT pg_catalog.array_position(CAST($1 AS %4$s[]), r.%1$s), r.%5$s, r.%6$s, r.ctid, r.tableoid"
+		" FROM %3$s r WHERE r.%1$s %2$s ANY (CAST($1 AS %4$s[]))"
+		" AND (SELECT pg_catalog.count(*) FROM %3$s x WHERE x.%1$s %2$s ANY (CAST($1 AS %4$s[])))"
+		" OPERATOR(pg_catalog.>=) $2"
+		" ORDER BY r.%1$s FOR NO KEY UPDATE OF r",
+		rt->key, rt->eq, rt->name, rt->key_type_name, rt->rating, rt->rated_at),
+		2, types);
+	/*
+	 * (NOT EXISTS: the unique key of an inheritance parent does not see its
+	 * children's rows, so ON CONFLICT alone would add a child's player again)
+	 */
+	types[1] = rt->rating_type;
+	types[2] = TIMESTAMPTZARRAYOID;
+	e->plans[INSERT_PLAN] = glicko_live_prepare(psprintf(
+		"INSERT INTO %3$s AS r (%1$s, %4$s, %5$s)"
+		" SELECT v.k, $2, v.at FROM ROWS FROM (pg_catalog.unnest(CAST($1 AS %2$s[])), pg_catalog.unnest($3)) v(k, at)"
+		" WHERE NOT EXISTS (SELECT FROM %3$s x WHERE x.%1$s %6$s v.k)"
+		" ORDER BY v.k ON CONFLICT (%1$s) DO NOTHING",
+		rt->key, rt->key_type_name, rt->name, rt->rating, rt->rated_at, rt->eq),
+		3, types);
+	/* The first match (by position) whose id has rows besides this statement's. */
+	matches_name = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(matches)),
+											  RelationGetRelationName(matches));
+	types[0] = t->match_array_type;
+	types[1] = INT8ARRAYOID;
+	e->plans[RATED_PLAN] = glicko_live_prepare(psprintf(
+		"SELECT v.i FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) WITH ORDINALITY v(id, n, i)"
+		" WHERE (SELECT pg_catalog.count(*) FROM %1$s m WHERE m.%2$s %3$s v.id) OPERATOR(pg_catalog.<>) v.n"
+		" ORDER BY v.i LIMIT 1",
+		matches_name, quote_identifier(names[COL_MATCH]),
+		glicko_live_qualified_equality(t->col[COL_MATCH].type, "match")),
+		2, types);
+	/* The rows locked above, by table and TID. */
+	types[0] = OIDARRAYOID;
+	types[1] = get_array_type(TIDOID);
+	types[2] = get_array_type(rt->rating_type);
+	types[3] = TIMESTAMPTZARRAYOID;
+	e->plans[UPDATE_PLAN] = glicko_live_prepare(psprintf(
+		"UPDATE %1$s r SET %2$s = $3[v.i], %3$s = $4[v.i]"
+		" FROM pg_catalog.generate_subscripts($1, 1) v(i)"
+		" WHERE r.ctid OPERATOR(pg_catalog.=) $2[v.i] AND r.tableoid OPERATOR(pg_catalog.=) $1[v.i]",
+		rt->name, rt->rating, rt->rated_at),
+		4, types);
+	e->state = t;
+}
+
+/* One row of a match, as read from the statement's new rows. */
+typedef struct MatchRow
+{
+	Datum		match;
+	Datum		player;
+	Datum		team;
+	int64		place;
+	TimestampTz played_at;
+	double		share;
+	int			key;			/* the player's number among the statement's players */
+	int			team_no;		/* the team's number within its match */
+} MatchRow;
+
+/* A match: its rows are rows[first .. first + n). */
+typedef struct Match
+{
+	int			first;
+	int			n;
+	int			n_teams;
+} Match;
+
+typedef struct SortContext
+{
+	const MatchTrigger *t;
+	int			by[3];			/* columns, -1 after the last */
+} SortContext;
+
+static int
+compare_datums(const MatchColumn *col, Datum a, Datum b)
+{
+	return DatumGetInt32(FunctionCall2Coll((FmgrInfo *) &col->cmp, col->collation, a, b));
+}
+
+static Datum
+row_value(const MatchRow *r, int c)
+{
+	return c == COL_MATCH ? r->match : c == COL_PLAYER ? r->player : r->team;
+}
+
+/* Rows by match (played_at, then id), then the columns of by[]. */
+static int
+compare_rows(const void *a, const void *b, void *arg)
+{
+	const MatchRow *x = a,
+			   *y = b;
+	const SortContext *s = arg;
+
+	for (int i = 0; i < 3 && s->by[i] >= 0; i++)
+	{
+		int			c = s->by[i];
+		int			r;
+
+		if (c == COL_PLAYED_AT)
+			r = x->played_at < y->played_at ? -1 : x->played_at > y->played_at ? 1 : 0;
+		else
+			r = compare_datums(&s->t->col[c], row_value(x, c), row_value(y, c));
+		if (r != 0)
+			return r;
+	}
+	return 0;
+}
+
+static void
+sort_rows(const MatchTrigger *t, MatchRow *rows, int n, int c0, int c1, int c2)
+{
+	SortContext s = {t, {c0, c1, c2}};
+
+	qsort_arg(rows, n, sizeof(MatchRow), compare_rows, &s);
+}
+
+static char *
+value_text(const MatchTrigger *t, int c, Datum d)
+{
+	return glicko_live_key_text(t->col[c].type, d);
+}
+
+/* A bad match: the whole statement is refused. */
+static void
+bad_match(const MatchTrigger *t, Relation matches, int sqlstate, const MatchRow *r,
+		  const char *why)
+{
+	ereport(ERROR,
+			errcode(sqlstate),
+			errmsg("bad match written to %s: %s %s: %s",
+				   RelationGetRelationName(matches), t->col[COL_MATCH].name,
+				   value_text(t, COL_MATCH, r->match), why),
+			errdetail("The statement's matches are refused and none of them is rated."));
+}
+
+/* Copy a by-reference value out of the slot's tuple. */
+static Datum
+copy_value(const MatchColumn *col, Datum d)
+{
+	int16		typlen;
+	bool		typbyval;
+
+	get_typlenbyval(col->type, &typlen, &typbyval);
+	return datumCopy(d, typbyval, typlen);
+}
+
+/*
+ * Every row of the statement, checked one by one: no NULL, a place of at
+ * least 1, a finite played_at, a share in (0, 1].
+ */
+static MatchRow *
+read_rows(const MatchTrigger *t, TriggerData *trigdata, int *n_rows)
+{
+	Relation	matches = trigdata->tg_relation;
+	Tuplestorestate *store = trigdata->tg_newtable;
+	TupleTableSlot *slot = MakeSingleTupleTableSlot(RelationGetDescr(matches), &TTSOpsMinimalTuple);
+	int			size = 64;
+	int			n = 0;
+	MatchRow   *rows = palloc(sizeof(MatchRow) * size);
+
+	tuplestore_rescan(store);
+	while (tuplestore_gettupleslot(store, true, false, slot))
+	{
+		MatchRow   *r;
+		bool		null[N_COLUMNS] = {false};
+		Datum		v[N_COLUMNS];
+
+		CHECK_FOR_INTERRUPTS();
+		if (n == size)
+		{
+			if (size >= (int) (MaxAllocSize / sizeof(MatchRow) / 2))
+				ereport(ERROR,
+						errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						errmsg("too many match rows in one statement for %s",
+							   RelationGetRelationName(matches)));
+			size *= 2;
+			rows = repalloc(rows, sizeof(MatchRow) * size);
+		}
+		r = &rows[n++];
+		for (int c = 0; c < N_COLUMNS; c++)
+			if (c != COL_WEIGHT || t->has_weight)
+				v[c] = slot_getattr(slot, t->col[c].attnum, &null[c]);
+		memset(r, 0, sizeof(*r));
+		if (null[COL_MATCH])
+			ereport(ERROR,
+					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					errmsg("bad match written to %s: NULL %s (%s %s)",
+						   RelationGetRelationName(matches), t->col[COL_MATCH].name,
+						   t->col[COL_PLAYER].name,
+						   null[COL_PLAYER] ? "NULL" : value_text(t, COL_PLAYER, v[COL_PLAYER])),
+					errdetail("The statement's matches are refused and none of them is rated."));
+		r->match = copy_value(&t->col[COL_MATCH], v[COL_MATCH]);
+		if (null[COL_PLAYER])
+			bad_match(t, matches, ERRCODE_NULL_VALUE_NOT_ALLOWED, r,
+					  psprintf("NULL %s", t->col[COL_PLAYER].name));
+		r->player = copy_value(&t->col[COL_PLAYER], v[COL_PLAYER]);
+		for (int c = COL_TEAM; c < N_COLUMNS; c++)
+			if (null[c])
+				bad_match(t, matches, ERRCODE_NULL_VALUE_NOT_ALLOWED, r,
+						  psprintf("NULL %s of %s %s", t->col[c].name, t->col[COL_PLAYER].name,
+								   value_text(t, COL_PLAYER, r->player)));
+		r->team = copy_value(&t->col[COL_TEAM], v[COL_TEAM]);
+		r->place = t->col[COL_PLACE].type == INT2OID ? DatumGetInt16(v[COL_PLACE]) :
+			t->col[COL_PLACE].type == INT4OID ? DatumGetInt32(v[COL_PLACE]) :
+			DatumGetInt64(v[COL_PLACE]);
+		if (r->place < 1)
+			bad_match(t, matches, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, r,
+					  psprintf("%s " INT64_FORMAT " of %s %s is not a place (1 is first)",
+							   t->col[COL_PLACE].name, r->place, t->col[COL_PLAYER].name,
+							   value_text(t, COL_PLAYER, r->player)));
+		r->played_at = DatumGetTimestampTz(v[COL_PLAYED_AT]);
+		if (TIMESTAMP_NOT_FINITE(r->played_at))
+			bad_match(t, matches, ERRCODE_INVALID_PARAMETER_VALUE, r,
+					  psprintf("%s is not finite", t->col[COL_PLAYED_AT].name));
+		r->share = t->has_weight ? score_as_float8(t->col[COL_WEIGHT].type, v[COL_WEIGHT]) : 1.0;
+		if (!(r->share > 0.0 && r->share <= 1.0))	/* (NaN too) */
+			bad_match(t, matches, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, r,
+					  psprintf("%s %s of %s %s is not in (0, 1]", t->col[COL_WEIGHT].name,
+							   float8out_internal(r->share), t->col[COL_PLAYER].name,
+							   value_text(t, COL_PLAYER, r->player)));
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	*n_rows = n;
+	return rows;
+}
+
+/*
+ * Group the rows into matches, in match order, each match's rows by team
+ * then player, and check each: one time played, every player once, every
+ * team one place, at least two teams.
+ */
+static Match *
+group_matches(const MatchTrigger *t, Relation matches, MatchRow *rows, int n_rows, int *n_matches)
+{
+	Match	   *m = palloc(sizeof(Match) * n_rows);
+	int			k = 0;
+
+	/* By match id, then player: a player twice is two adjacent rows. */
+	sort_rows(t, rows, n_rows, COL_MATCH, COL_PLAYER, -1);
+	for (int i = 0; i < n_rows; i++)
+	{
+		if (i > 0 && compare_datums(&t->col[COL_MATCH], rows[i - 1].match, rows[i].match) == 0)
+		{
+			if (compare_datums(&t->col[COL_PLAYER], rows[i - 1].player, rows[i].player) == 0)
+				bad_match(t, matches, ERRCODE_UNIQUE_VIOLATION, &rows[i],
+						  psprintf("%s %s is in it twice", t->col[COL_PLAYER].name,
+								   value_text(t, COL_PLAYER, rows[i].player)));
+			if (rows[i - 1].played_at != rows[i].played_at)
+			{
+				/* (timestamptz_to_str returns a static buffer) */
+				char	   *one = pstrdup(timestamptz_to_str(rows[i - 1].played_at));
+
+				bad_match(t, matches, ERRCODE_INVALID_PARAMETER_VALUE, &rows[i],
+						  psprintf("its rows have two times played, %s and %s",
+								   one, timestamptz_to_str(rows[i].played_at)));
+			}
+		}
+	}
+	/* Match order, each match's rows by team then player. */
+	sort_rows(t, rows, n_rows, COL_PLAYED_AT, COL_MATCH, COL_TEAM);
+	for (int i = 0; i < n_rows;)
+	{
+		int			j = i + 1;
+
+		while (j < n_rows && compare_datums(&t->col[COL_MATCH], rows[i].match, rows[j].match) == 0)
+			j++;
+		/* (ties in the sort above leave a team's players in any order: unimportant) */
+		m[k].first = i;
+		m[k].n = j - i;
+		m[k].n_teams = 0;
+		for (int r = i; r < j; r++)
+		{
+			if (r == i || compare_datums(&t->col[COL_TEAM], rows[r - 1].team, rows[r].team) != 0)
+				m[k].n_teams++;
+			else if (rows[r - 1].place != rows[r].place)
+				bad_match(t, matches, ERRCODE_INVALID_PARAMETER_VALUE, &rows[r],
+						  psprintf("%s %s has two places, " INT64_FORMAT " (%s %s) and " INT64_FORMAT " (%s %s)",
+								   t->col[COL_TEAM].name, value_text(t, COL_TEAM, rows[r].team),
+								   rows[r - 1].place, t->col[COL_PLAYER].name,
+								   value_text(t, COL_PLAYER, rows[r - 1].player),
+								   rows[r].place, t->col[COL_PLAYER].name,
+								   value_text(t, COL_PLAYER, rows[r].player)));
+			rows[r].team_no = m[k].n_teams - 1;
+		}
+		if (m[k].n_teams < 2)
+			bad_match(t, matches, ERRCODE_INVALID_PARAMETER_VALUE, &rows[i],
+					  psprintf("it has one team only (%s %s)", t->col[COL_TEAM].name,
+							   value_text(t, COL_TEAM, rows[i].team)));
+		k++;
+		i = j;
+	}
+	*n_matches = k;
+	return m;
+}
+
+static int
+compare_row_pointers(const void *a, const void *b, void *arg)
+{
+	return compare_rows(*(MatchRow *const *) a, *(MatchRow *const *) b, arg);
+}
+
+/* Player numbers: keys[] the distinct players in key order, rows[].key into it. */
+static Datum *
+number_players(const MatchTrigger *t, MatchRow *rows, int n_rows, int *n_keys)
+{
+	MatchRow  **by_key = palloc(sizeof(MatchRow *) * n_rows);
+	Datum	   *keys = palloc(sizeof(Datum) * n_rows);
+	int			k = 0;
+	SortContext s = {t, {COL_PLAYER, -1, -1}};
+
+	for (int i = 0; i < n_rows; i++)
+		by_key[i] = &rows[i];
+	/* (sorting pointers: compare_rows sees the rows) */
+	qsort_arg(by_key, n_rows, sizeof(MatchRow *), compare_row_pointers, &s);
+	for (int i = 0; i < n_rows; i++)
+	{
+		if (i == 0 || compare_datums(&t->col[COL_PLAYER], keys[k - 1], by_key[i]->player) != 0)
+			keys[k++] = by_key[i]->player;
+		by_key[i]->key = k - 1;
+	}
+	*n_keys = k;
+	return keys;
+}
+
+/* An array of n values of a type, for a statement's parameter. */
+static Datum
+array_of(Datum *values, int n, Oid type)
+{
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+
+	get_typlenbyvalalign(type, &typlen, &typbyval, &typalign);
+	return PointerGetDatum(construct_array(values, n, type, typlen, typbyval, typalign));
+}
+
+/*
+ * Lock every player's row in key order; false (nothing locked) if one is
+ * missing.  locked[i] is keys[i]'s row.
+ */
+static bool
+lock_players(GlickoLiveEntry *e, const MatchTrigger *t, Datum key_array, int n_keys,
+			 Datum *keys, GlickoLiveRow *locked)
+{
+	Datum		args[2] = {key_array, Int64GetDatum(n_keys)};
+	int			ret = SPI_execute_plan(e->plans[LOCK_PLAN], args, NULL, false, 0);
+	TupleDesc	desc;
+	bool		all = true;
+
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "glicko2_rate_matches: lock of players failed: %s", SPI_result_code_string(ret));
+	memset(locked, 0, sizeof(GlickoLiveRow) * n_keys);
+	desc = SPI_tuptable->tupdesc;
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		bool		isnull;
+		int			position = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
+
+		if (isnull || position < 1 || position > n_keys)
+			elog(ERROR, "glicko2_rate_matches: a locked row is none of the players");
+		glicko_live_read_row(&locked[position - 1], tup, desc, 2, &t->ratings,
+							 t->col[COL_PLAYER].type, keys[position - 1]);
+	}
+	for (int i = 0; i < n_keys; i++)
+		all &= locked[i].found;
+	return all;
+}
+
+/* Tries at locking every row: missing players are added once, then found. */
+#define LOCK_TRIES 3
+
+/* A match id's lock: the matches table and a hash of the id. */
+typedef struct MatchLock
+{
+	uint32		hash;
+	int			match;			/* its match's number */
+} MatchLock;
+
+static int
+compare_locks(const void *a, const void *b)
+{
+	uint32		x = ((const MatchLock *) a)->hash,
+				y = ((const MatchLock *) b)->hash;
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* The advisory lock tag's fourth field, apart from pg_advisory_lock's 1 and 2. */
+#define MATCH_LOCK_SPACE 0x6732
+
+/*
+ * Lock each match id (taken after every player's row, in hash order, so
+ * statements never wait for each other in a cycle): two transactions
+ * writing rows of one match id at once, even with no player in common,
+ * run one after the other, and the second sees the first's rows.  At
+ * REPEATABLE READ and above the second's snapshot cannot see them: it
+ * fails with a serialization failure instead.
+ */
+static void
+lock_matches(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match *m,
+			 int n_matches)
+{
+	const MatchColumn *col = &t->col[COL_MATCH];
+	TypeCacheEntry *tc = lookup_type_cache(col->type, TYPECACHE_HASH_PROC_FINFO);
+	MatchLock  *locks = palloc(sizeof(MatchLock) * n_matches);
+
+	for (int i = 0; i < n_matches; i++)
+	{
+		Datum		id = rows[m[i].first].match;
+
+		if (OidIsValid(tc->hash_proc_finfo.fn_oid))
+			locks[i].hash = DatumGetUInt32(FunctionCall1Coll(&tc->hash_proc_finfo, col->collation, id));
+		else
+		{
+			char	   *text = value_text(t, COL_MATCH, id);
+
+			locks[i].hash = DatumGetUInt32(hash_any((unsigned char *) text, strlen(text)));
+		}
+		locks[i].match = i;
+	}
+	qsort(locks, n_matches, sizeof(MatchLock), compare_locks);
+	for (int i = 0; i < n_matches; i++)
+	{
+		LOCKTAG		tag;
+
+		if (i > 0 && locks[i].hash == locks[i - 1].hash)
+			continue;
+		SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, t->lock_space, locks[i].hash, MATCH_LOCK_SPACE);
+		if (LockAcquire(&tag, ExclusiveLock, false, true) != LOCKACQUIRE_NOT_AVAIL)
+			continue;
+		(void) LockAcquire(&tag, ExclusiveLock, false, false);
+		if (IsolationUsesXactSnapshot())
+			ereport(ERROR,
+					errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+					errmsg("could not serialize access: %s %s of %s was being written by another transaction",
+						   col->name, value_text(t, COL_MATCH, rows[m[locks[i].match].first].match),
+						   RelationGetRelationName(matches)),
+					errdetail("This transaction's snapshot may not see that transaction's rows of the match."),
+					errhint("Retry the transaction."));
+	}
+}
+
+/* Refuse the statement if a match id has rows written by another statement. */
+static void
+refuse_rated(GlickoLiveEntry *e, const MatchTrigger *t, Relation matches, const MatchRow *rows,
+			 const Match *m, int n_matches)
+{
+	Datum	   *ids = palloc(sizeof(Datum) * n_matches);
+	Datum	   *counts = palloc(sizeof(Datum) * n_matches);
+	Datum		args[2];
+	int			ret;
+
+	for (int i = 0; i < n_matches; i++)
+	{
+		ids[i] = rows[m[i].first].match;
+		counts[i] = Int64GetDatum(m[i].n);
+	}
+	args[0] = array_of(ids, n_matches, t->col[COL_MATCH].type);
+	args[1] = array_of(counts, n_matches, INT8OID);
+	ret = SPI_execute_plan(e->plans[RATED_PLAN], args, NULL, false, 1);
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "glicko2_rate_matches: lookup of matches failed: %s", SPI_result_code_string(ret));
+	if (SPI_processed > 0)
+	{
+		bool		isnull;
+		int64		i = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+
+		ereport(ERROR,
+				errcode(ERRCODE_UNIQUE_VIOLATION),
+				errmsg("bad match written to %s: %s %s: it has rows written by another statement",
+					   RelationGetRelationName(matches), t->col[COL_MATCH].name,
+					   value_text(t, COL_MATCH, ids[i - 1])),
+				errdetail("A match is rated once, from the rows of the statement that writes it; the statement's matches are refused and none of them is rated."),
+				errhint("Write all the rows of a match in one INSERT, and each match once."));
+	}
+}
+
+/*
+ * Rate the matches in order, each player from his rating as the matches
+ * before left it (locked[]).
+ */
+static void
+rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match *m,
+	 int n_matches, GlickoLiveRow *locked)
+{
+	int			most = 0;
+	Glicko2Rating *pre;
+	double	   *share;
+	int		   *team;
+	int64	   *place;
+	GlickoSums *sums;
+
+	for (int i = 0; i < n_matches; i++)
+		most = Max(most, m[i].n);
+	pre = palloc(sizeof(Glicko2Rating) * most);
+	share = palloc(sizeof(double) * most);
+	team = palloc(sizeof(int) * most);
+	place = palloc(sizeof(int64) * most);
+	sums = palloc(sizeof(GlickoSums) * most);
+
+	for (int i = 0; i < n_matches; i++)
+	{
+		const MatchRow *mr = &rows[m[i].first];
+		TimestampTz at = mr[0].played_at;
+		GlickoTeamMatch match = {t->method, m[i].n, m[i].n_teams, team, pre,
+		t->has_weight ? share : NULL, place};
+		GlickoTeamWork work;
+		GlickoTeamCursor cursor = {0, -1};
+		GlickoTeamSide side;
+		GlickoStatus status = GLICKO_OK;
+
+		CHECK_FOR_INTERRUPTS();
+		for (int p = 0; p < m[i].n && status == GLICKO_OK; p++)
+		{
+			const GlickoLiveRow *lr = &locked[mr[p].key];
+
+			status = glicko2_grown(&lr->rating, glicko_live_idle(lr, at, t->opt.period_usecs),
+								   t->opt.max_rd, &pre[p]);
+			team[p] = mr[p].team_no;
+			share[p] = mr[p].share;
+			place[mr[p].team_no] = mr[p].place;
+			memset(&sums[p], 0, sizeof(GlickoSums));
+		}
+		if (status == GLICKO_OK)
+		{
+			glicko_team_prepare(&match,
+								palloc(sizeof(double) * glicko_team_work_doubles(m[i].n, m[i].n_teams)),
+								palloc(sizeof(int) * glicko_team_work_ints(m[i].n, m[i].n_teams)),
+								&work);
+			while (glicko_team_next(&work, &cursor, &side))
+				glicko_add_terms(&sums[side.player], &side.terms);
+		}
+		for (int p = 0; p < m[i].n && status == GLICKO_OK; p++)
+		{
+			GlickoLiveRow *lr = &locked[mr[p].key];
+
+			status = glicko2_update_elapsed(&pre[p], &sums[p], t->opt.tau, 0.0, &lr->rating, NULL);
+			lr->unrated = false;
+			lr->rated_at = glicko_live_rated_at(lr, at);
+			lr->rated_at_null = false;
+		}
+		if (status != GLICKO_OK)
+			report_glicko_status(status, psprintf("live rating of %s %s written to %s",
+												  t->col[COL_MATCH].name,
+												  value_text(t, COL_MATCH, mr[0].match),
+												  RelationGetRelationName(matches)));
+	}
+}
+
+/* The statement's matches rated (glicko2_rate_matches), inside its SPI connection. */
+static void
+rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
+{
+	const MatchTrigger *t = e->state;
+	Relation	matches = trigdata->tg_relation;
+	MatchRow   *rows;
+	Match	   *m;
+	Datum	   *keys;
+	Datum		key_array;
+	GlickoLiveRow *locked;
+	Datum	   *first_at;
+	Datum	   *values[4];
+	Datum		args[4];
+	int			n_rows,
+				n_matches,
+				n_keys;
+	int			tries = 0;
+	uint64		added = 0;
+	int			ret;
+
+	/* Every match checked before anything is read or locked. */
+	rows = read_rows(t, trigdata, &n_rows);
+	if (n_rows == 0)
+		return;
+	m = group_matches(t, matches, rows, n_rows, &n_matches);
+	keys = number_players(t, rows, n_rows, &n_keys);
+	key_array = array_of(keys, n_keys, t->col[COL_PLAYER].type);
+
+	/* Every row locked in key order; missing players added as unrated. */
+	locked = palloc(sizeof(GlickoLiveRow) * n_keys);
+	first_at = palloc(sizeof(Datum) * n_keys);
+	for (int i = n_rows - 1; i >= 0; i--)	/* (rows are in match order) */
+		first_at[rows[i].key] = TimestampTzGetDatum(rows[i].played_at);
+	while (!lock_players(e, t, key_array, n_keys, keys, locked))
+	{
+		/*
+		 * Still missing after an insert that added nobody: not a concurrent
+		 * insert (the lock would see it now) but a trigger, rule or policy
+		 * of the ratings table that dropped or hid the row.
+		 */
+		if (tries > 0 && added == 0)
+			glicko2_require_written(e->ratings_relid, 0, 1,
+									psprintf("adding a new player of a match written to %s",
+											 RelationGetRelationName(matches)));
+		if (++tries >= LOCK_TRIES)
+			ereport(ERROR,
+					errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+					errmsg("could not lock the ratings rows of every player of the matches written to %s",
+						   RelationGetRelationName(matches)),
+					errdetail("A player's row was deleted while the matches were being rated."),
+					errhint("Retry the transaction."));
+		args[0] = key_array;
+		args[1] = glicko2_rating_datum(t->ratings.rating_desc, &glicko_live_unrated);
+		args[2] = array_of(first_at, n_keys, TIMESTAMPTZOID);
+		ret = SPI_execute_plan(e->plans[INSERT_PLAN], args, NULL, false, 0);
+		if (ret != SPI_OK_INSERT)
+			elog(ERROR, "glicko2_rate_matches: insert of new players failed: %s",
+				 SPI_result_code_string(ret));
+		added = SPI_processed;
+	}
+
+	/* Each match once. */
+	lock_matches(t, matches, rows, m, n_matches);
+	refuse_rated(e, t, matches, rows, m, n_matches);
+
+	rate(t, matches, rows, m, n_matches, locked);
+
+	/* Every player's row written once; rated_at never moves back. */
+	for (int c = 0; c < 4; c++)
+		values[c] = palloc(sizeof(Datum) * n_keys);
+	for (int i = 0; i < n_keys; i++)
+	{
+		values[0][i] = ObjectIdGetDatum(locked[i].tableoid);
+		values[1][i] = PointerGetDatum(&locked[i].tid);
+		values[2][i] = glicko2_rating_datum(t->ratings.rating_desc, &locked[i].rating);
+		values[3][i] = TimestampTzGetDatum(locked[i].rated_at);
+	}
+	args[0] = array_of(values[0], n_keys, OIDOID);
+	args[1] = array_of(values[1], n_keys, TIDOID);
+	args[2] = array_of(values[2], n_keys, t->ratings.rating_type);
+	args[3] = array_of(values[3], n_keys, TIMESTAMPTZOID);
+	ret = SPI_execute_plan(e->plans[UPDATE_PLAN], args, NULL, false, 0);
+	glicko2_require_written(e->ratings_relid, ret == SPI_OK_UPDATE ? (int64) SPI_processed : 0, n_keys,
+							psprintf("live rating of the matches written to %s",
+									 RelationGetRelationName(matches)));
+}
+
+/* glicko2_rate_matches(): AFTER INSERT ... REFERENCING NEW TABLE ... FOR EACH STATEMENT. */
+PG_FUNCTION_INFO_V1(glicko2_rate_matches);
+Datum
+glicko2_rate_matches(PG_FUNCTION_ARGS)
+{
+	TriggerData *trigdata = (TriggerData *) fcinfo->context;
+	GlickoLiveEntry *e;
+
+	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_AFTER(trigdata->tg_event) ||
+		!TRIGGER_FIRED_FOR_STATEMENT(trigdata->tg_event) ||
+		!TRIGGER_FIRED_BY_INSERT(trigdata->tg_event) || trigdata->tg_newtable == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				errmsg("glicko2_rate_matches must be an AFTER INSERT ... REFERENCING NEW TABLE AS ... FOR EACH STATEMENT trigger"));
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "glicko2_rate_matches: SPI_connect failed");
+	e = glicko_live_entry(trigdata, get_func_namespace(fcinfo->flinfo->fn_oid), build_trigger);
+	/* (its statements stay while it runs: see glicko_live_entry) */
+	e->active++;
+	PG_TRY();
+	{
+		rate_statement(e, trigdata);
+	}
+	PG_FINALLY();
+	{
+		e->active--;
+	}
+	PG_END_TRY();
+	SPI_finish();
+	return PointerGetDatum(NULL);
+}
