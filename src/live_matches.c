@@ -42,7 +42,6 @@
 #include "utils/typcache.h"
 
 #include "core/team.h"
-#include "live.h"
 #include "live_rows.h"
 #include "rating.h"
 #include "write_check.h"

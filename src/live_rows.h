@@ -17,7 +17,7 @@
 #include "executor/spi.h"
 #include "storage/itemptr.h"
 
-#include "glicko_math.h"
+#include "core/glicko_math.h"
 
 /* The options every live trigger takes (strings in the entry's cxt). */
 typedef struct GlickoLiveOptions
