@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench/matches.sh — glicko2_close_matches ('individual' and 'composite')
+# bench/matches.sh — glicko2_close_matches (every method: 'sum', 'mean',
+# 'individual', 'composite')
 # against glicko2_close_period on the same number of one-on-one games as
 # matches: PLAYERS players (100000), MATCHES matches of 4 teams of 3 (200000)
 # in one period (bench/matches.sql).  Each close runs in a transaction that
@@ -30,6 +31,8 @@ for settings in default tuned; do
   [ "$settings" = tuned ] && opts="-c work_mem=256MB -c jit=off"
   for run in $(seq "$REPS"); do
     for close in "glicko2_close_period('ratings', 'games', 1)" \
+                 "glicko2_close_matches('ratings', 'matches', 1, 'sum')" \
+                 "glicko2_close_matches('ratings', 'matches', 1, 'mean')" \
                  "glicko2_close_matches('ratings', 'matches', 1, 'individual')" \
                  "glicko2_close_matches('ratings', 'matches', 1, 'composite')"; do
       PGOPTIONS="$opts" sql -v settings="$settings" -v run="$run" -v close="$close" <<'SQL'
@@ -63,7 +66,7 @@ SELECT 'glicko2_close_matches ' || method, count(*)
 FROM (SELECT match_id, array_agg(player_id) p, array_agg(team) t, array_agg(place) pl,
              array_fill(NULL::glicko2_rating, ARRAY[count(*)::int]) r
       FROM matches GROUP BY match_id) x,
-     unnest(ARRAY['individual', 'composite']) method,
+     unnest(ARRAY['sum', 'mean', 'individual', 'composite']) method,
      glicko2_match_sides(x.p, x.t, x.pl, x.r, method) s
 GROUP BY method ORDER BY 1;
 SQL
