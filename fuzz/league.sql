@@ -34,3 +34,35 @@ LEFT JOIN ratings me ON me.player_id = g.player_id
 LEFT JOIN ratings them ON them.player_id = g.opponent_id;
 
 ANALYZE ratings, games, g1_ratings;
+
+-- Every kind of object the extension creates or writes, so that generated
+-- queries also reach the closes' record, guard triggers, history, the live
+-- trigger, matches and a matchmaking queue.
+CREATE TABLE league_ratings (player_id int PRIMARY KEY, rating glicko2_rating);
+CREATE TABLE league_games AS
+SELECT period, player_id, opponent_id, coalesce(score, 0.5) AS score FROM games WHERE period <= 4;
+CREATE TABLE league_history (player_id int, period int, rating glicko2_rating);
+CALL glicko2_guard_games('league_games');
+CALL glicko2_close_period('league_ratings', 'league_games', 1, history => 'league_history');
+CALL glicko2_close_period('league_ratings', 'league_games', 2, history => 'league_history');
+
+CREATE TABLE live_ratings (player_id int PRIMARY KEY, rating glicko2_rating, rated_at timestamptz);
+CREATE TABLE live_games (player_id int, opponent_id int, score float8, played_at timestamptz);
+CREATE TRIGGER rate_games AFTER INSERT ON live_games
+  FOR EACH ROW EXECUTE FUNCTION glicko2_rate_games('live_ratings');
+INSERT INTO live_games
+SELECT player_id, opponent_id, coalesce(score, 0), '2026-01-01'::timestamptz + i * interval '1 hour'
+FROM (SELECT g.*, row_number() OVER () AS i FROM games g WHERE period = 1 LIMIT 50) x;
+
+CREATE TABLE matches (match_id int, period int, player_id int, team int, place int);
+INSERT INTO matches
+SELECT m, 1 + m % 3, 1 + (m * 7 + i) % 200, i % 2, 1 + (i + m) % 2
+FROM generate_series(1, 60) m, generate_series(0, 3) i;
+CREATE TABLE team_ratings (player_id int PRIMARY KEY, rating glicko2_rating);
+CALL glicko2_close_matches('team_ratings', 'matches', 1, unguarded => true);
+
+CREATE TABLE queue (player_id int PRIMARY KEY, rating glicko2_rating, queued_at timestamptz);
+INSERT INTO queue
+SELECT player_id, rating, now() - player_id * interval '3 seconds' FROM ratings WHERE player_id <= 100;
+
+ANALYZE league_ratings, league_games, league_history, live_ratings, live_games, matches, team_ratings, queue;

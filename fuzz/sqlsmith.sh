@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # sqlsmith.sh [QUERIES] [RUNNERS] — random SQL from sqlsmith (Debian package
 # sqlsmith) against a private server with glicko2 and the sample league of
-# fuzz/league.sql, QUERIES statements in all (default 100000) split over
-# RUNNERS parallel sqlsmith processes (default 2), as an unprivileged role.
+# fuzz/league.sql (every kind of object the extension creates or writes: a
+# guarded games table with closed periods and history, the record of closes,
+# a live-trigger table, matches, a queue), QUERIES statements in all (default
+# 100000) split over RUNNERS parallel sqlsmith processes (default 2), as an
+# unprivileged role; SQLSMITH_SECONDS=N instead runs each for N seconds.
 # Then it reads the server log for crashes (a backend "terminated by
-# signal", PANIC, failed assertions) and prints one summary line:
-#   statements N, touching glicko2 N, crashes N
+# signal", PANIC, failed assertions) and internal errors (SQLSTATE XX...),
+# prints the errors by SQLSTATE and one summary line:
+#   statements N, touching glicko2 N, crashes N, internal errors N
 # ("touching glicko2": statements that call a glicko2 function or aggregate).
-# Exit status 0 if there was no crash.  Uses tools/private-pg.sh, so it
+# Exit status 0 if there was no crash and no internal error.  Uses tools/private-pg.sh, so it
 # needs no lock and leaves nothing running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +24,8 @@ bash tools/ensure-deps.sh sqlsmith
 source tools/private-pg.sh
 make -s PG_CFLAGS="-DUSE_ASSERT_CHECKING" >/dev/null
 private_pg_setup "$dir"
+# each logged error starts with its SQLSTATE
+echo "log_line_prefix = '%e '" >>"$dir/data/postgresql.conf"
 trap 'private_pg_stop "$dir"' EXIT
 private_pg_start "$dir"
 
@@ -32,9 +38,14 @@ psql -qX -v ON_ERROR_STOP=1 -d league -U smith -f <(sed '/^CREATE EXTENSION/d' f
 
 # Each runner dumps its statements; only counts are kept (the dumps are big).
 per=$(( (queries + runners - 1) / runners ))
+limit=()
+if [ -n "${SQLSMITH_SECONDS:-}" ]; then
+  per=1000000000
+  limit=(timeout --signal=INT "$SQLSMITH_SECONDS")
+fi
 pids=()
 for i in $(seq 1 "$runners"); do
-  ( sqlsmith --target="host=$PGHOST port=$PGPORT dbname=league user=smith" \
+  ( "${limit[@]}" sqlsmith --target="host=$PGHOST port=$PGPORT dbname=league user=smith" \
       --seed=$((4711 + i)) --max-queries="$per" --dump-all-queries --verbose \
       2>"$dir/sqlsmith.$i.err" |
     awk '/glicko[12]?_[a-z_]+[(]/ { hit = 1 }
@@ -53,5 +64,9 @@ crashes=$(grep -cE 'terminated by signal|PANIC|TRAP:|server process .* was termi
 psql -qXAt -c 'SELECT 1' >/dev/null || crashes=$((crashes + 1))
 grep -hE '^(queries|error|[0-9]+\t)' "$dir"/sqlsmith.*.err | tail -40 || true
 grep -E 'terminated by signal|PANIC|TRAP:' "$dir/server.log" | head -20 || true
-echo "statements $statements, touching glicko2 $touching, crashes $crashes"
-[ "$crashes" -eq 0 ]
+echo "errors by SQLSTATE (server log):"
+grep -oE '^[0-9A-Z]{5} ERROR' "$dir/server.log" | sort | uniq -c | sort -rn | head -40 || true
+internal=$(grep -cE '^XX[0-9A-Z]{3} ERROR' "$dir/server.log" || true)
+grep -E '^XX[0-9A-Z]{3} ERROR' -A2 "$dir/server.log" | head -20 || true
+echo "statements $statements, touching glicko2 $touching, crashes $crashes, internal errors $internal"
+[ "$crashes" -eq 0 ] && [ "$internal" -eq 0 ]

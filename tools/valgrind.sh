@@ -6,7 +6,9 @@
 # is not a USE_VALGRIND build) are counted and listed by kind, not judged.
 # Prints "valgrind: N errors in glicko2 code, N elsewhere, N processes" and
 # exits 0 when glicko2 has none and make installcheck passed.
-# VALGRIND_REGRESS="a b" runs only those regression tests.
+# VALGRIND_REGRESS="a b" runs only those regression tests; VALGRIND_RUN="cmd"
+# runs cmd instead of make installcheck (e.g. the bad-input generator:
+# VALGRIND_RUN="/usr/bin/python3 fuzz/calls.py --calls 400 --timeout 120000").
 # Uses tools/private-pg.sh: no lock, nothing left running.  Slow (minutes).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -30,9 +32,14 @@ PRIVATE_PG_PORT=55433 private_pg_start "$dir" \
 
 # Valgrind slows a backend some 20-50 times: give the tests time.
 # VALGRIND_REGRESS="fresh_fmgr deferred": only those regression tests.
-PGOPTIONS="-c statement_timeout=0" make -s installcheck \
-  ${VALGRIND_REGRESS:+REGRESS="$VALGRIND_REGRESS" ISOLATION=} >"$dir/installcheck.log" 2>&1
+if [ -n "${VALGRIND_RUN:-}" ]; then
+  PGOPTIONS="-c statement_timeout=0" bash -c "$VALGRIND_RUN" >"$dir/installcheck.log" 2>&1
+else
+  PGOPTIONS="-c statement_timeout=0" make -s installcheck \
+    ${VALGRIND_REGRESS:+REGRESS="$VALGRIND_REGRESS" ISOLATION=} >"$dir/installcheck.log" 2>&1
+fi
 check=$?
+[ -n "${VALGRIND_RUN:-}" ] && tail -8 "$dir/installcheck.log"
 private_pg_stop "$dir"
 trap - EXIT
 
