@@ -56,15 +56,15 @@ GRANT SELECT, INSERT ON glicko2_closes TO PUBLIC;
 -- Every write path's last check (src/write_check.c): an error unless a
 -- statement wrote as many rows as it meant to (42501 where row-level
 -- security narrowed it, 55000 where a trigger or rule did).
-CREATE FUNCTION glicko2_require_written(relation regclass, written bigint, meant bigint, what text)
+CREATE FUNCTION glicko2_internal.glicko2_require_written(relation regclass, written bigint, meant bigint, what text)
   RETURNS void
   AS 'MODULE_PATHNAME', 'glicko2_require_written_sql'
   LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION glicko2_require_written(regclass, bigint, bigint, text) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_require_written(regclass, bigint, bigint, text) IS
   'Helper of every write path (closes, replay, recompute, history): an ERROR naming the table, what and both counts unless written = meant; SQLSTATE 42501 where row-level security applies to the table for this role, else 55000';
 
 -- The type of a column, or an error naming the column and the argument that names it.
-CREATE FUNCTION glicko2_column_type(rel regclass, col name, argument text)
+CREATE FUNCTION glicko2_internal.glicko2_column_type(rel regclass, col name, argument text)
   RETURNS regtype
   LANGUAGE plpgsql STABLE PARALLEL SAFE
   SET search_path = pg_catalog, pg_temp
@@ -86,7 +86,7 @@ BEGIN
   RETURN t;
 END
 $$;
-COMMENT ON FUNCTION glicko2_column_type(regclass, name, text) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_column_type(regclass, name, text) IS
   'Helper of glicko2_close_period: the type of column col of rel, or an error naming the column and the argument that names it';
 
 -- What a guard trigger (glicko2_refuse_closed_games) covers.  Its arguments
@@ -112,7 +112,7 @@ COMMENT ON FUNCTION glicko2_refuse_closed_games() IS
 -- where glicko2_closes (a coordinator table) is empty and the relation is
 -- the shard: a guard trigger there guards nothing.  The catalog is read only
 -- where Citus is installed.
-CREATE FUNCTION glicko2_citus_distributed(relation regclass)
+CREATE FUNCTION glicko2_internal.glicko2_citus_distributed(relation regclass)
   RETURNS boolean
   LANGUAGE plpgsql STABLE PARALLEL SAFE
   SET search_path = pg_catalog, pg_temp
@@ -128,7 +128,7 @@ BEGIN
   RETURN found;
 END
 $$;
-COMMENT ON FUNCTION glicko2_citus_distributed(regclass) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_citus_distributed(regclass) IS
   'Helper of glicko2_guard_gaps: whether Citus distributes this table (its triggers then run on the shards and cannot guard a close)';
 
 -- Where a close of ratings from games would leave a game unguarded: every
@@ -157,7 +157,7 @@ AS $$
     SELECT t.tgrelid, t.tgtype::int AS tgtype, sc.period_column
     FROM pg_trigger t, LATERAL @extschema@.glicko2_guard_scope(t.oid) sc
     WHERE t.tgrelid IN (SELECT r FROM rel)
-      AND NOT @extschema@.glicko2_citus_distributed(t.tgrelid)
+      AND NOT glicko2_internal.glicko2_citus_distributed(t.tgrelid)
       AND t.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
       AND t.tgenabled IN ('O', 'A') AND t.tgqual IS NULL AND cardinality(t.tgattr::int2[]) = 0
       AND (glicko2_guard_gaps.ratings = ANY (sc.named)
@@ -227,7 +227,7 @@ COMMENT ON PROCEDURE glicko2_guard_games(regclass, name) IS
 -- its parent, no TRUNCATE guard, a parent that has one) is refused if it
 -- holds a game at or before a period its guard covers as closed, and
 -- otherwise gets its parent's TRUNCATE guard.
-CREATE FUNCTION glicko2_guard_new_partitions()
+CREATE FUNCTION glicko2_internal.glicko2_guard_new_partitions()
   RETURNS event_trigger
   LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
@@ -270,7 +270,7 @@ BEGIN
         WHERE c.ratings = ANY (scope.named) OR c.games_table = ANY (scope.games)
         ORDER BY c.ratings, c.close_number DESC
       LOOP
-        col_type := coalesce(col_type, @extschema@.glicko2_column_type(part.rel, scope.period_column, 'period_column'));
+        col_type := coalesce(col_type, glicko2_internal.glicko2_column_type(part.rel, scope.period_column, 'period_column'));
         EXECUTE format('SELECT CAST(g.%1$I AS text) FROM %2$s g WHERE g.%1$I <= CAST($1 AS %3$s) ORDER BY g.%1$I LIMIT 1',
                        scope.period_column, part.rel, col_type)
           INTO found USING last.period;
@@ -298,11 +298,11 @@ BEGIN
   END LOOP;
 END
 $$;
-COMMENT ON FUNCTION glicko2_guard_new_partitions() IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_guard_new_partitions() IS
   'Event trigger function (ddl_command_end of CREATE TABLE and ALTER TABLE): refuses a partition created in or attached to a guarded partitioned table that holds games of a closed period, and gives the others their parent''s TRUNCATE guard';
 CREATE EVENT TRIGGER glicko2_guard_new_partitions ON ddl_command_end
   WHEN TAG IN ('CREATE TABLE', 'ALTER TABLE')
-  EXECUTE FUNCTION glicko2_guard_new_partitions();
+  EXECUTE FUNCTION glicko2_internal.glicko2_guard_new_partitions();
 COMMENT ON EVENT TRIGGER glicko2_guard_new_partitions IS
   'Guards partitions created in or attached to a guarded partitioned table (glicko2_guard_new_partitions)';
 
@@ -319,7 +319,7 @@ COMMENT ON POLICY glicko2_closes_forget ON glicko2_closes IS
   'glicko2_forget_dropped deletes the closes of a dropped ratings table: allowed to every role';
 GRANT DELETE ON glicko2_closes TO PUBLIC;
 
-CREATE FUNCTION glicko2_forget_dropped()
+CREATE FUNCTION glicko2_internal.glicko2_forget_dropped()
   RETURNS event_trigger
   LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
@@ -331,10 +331,10 @@ BEGIN
                              AND d.object_type IN ('table', 'foreign table'));
 END
 $$;
-COMMENT ON FUNCTION glicko2_forget_dropped() IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_forget_dropped() IS
   'Event trigger function (sql_drop): deletes from glicko2_closes the closes of every dropped ratings table';
 CREATE EVENT TRIGGER glicko2_forget_dropped ON sql_drop
-  EXECUTE FUNCTION glicko2_forget_dropped();
+  EXECUTE FUNCTION glicko2_internal.glicko2_forget_dropped();
 COMMENT ON EVENT TRIGGER glicko2_forget_dropped IS
   'Deletes the closes of dropped ratings tables (glicko2_forget_dropped)';
 
@@ -357,33 +357,33 @@ COMMENT ON FUNCTION glicko2_close_ratings(text, text, float8, float8, text, text
 -- glicko2_close_new_players yields the players to add, and
 -- glicko2_close_finish reports what was read and frees them (the end of the
 -- (sub)transaction that computed them frees them too).
-CREATE FUNCTION glicko2_close_compute(
+CREATE FUNCTION glicko2_internal.glicko2_close_compute(
   ratings_query text, games_query text, tau float8, max_rd float8,
   what text DEFAULT NULL, form text DEFAULT NULL, VARIADIC params text[] DEFAULT '{}',
   OUT handle bigint, OUT sides bigint, OUT known bigint, OUT new_players bigint)
   AS 'MODULE_PATHNAME', 'glicko2_close_compute'
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION glicko2_close_compute(text, text, float8, float8, text, text, text[]) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_close_compute(text, text, float8, float8, text, text, text[]) IS
   'Helper of glicko2_close_apply: the pass of glicko2_close_ratings (same arguments), its results kept in this backend until glicko2_close_finish or the end of the (sub)transaction that computed them; returns their handle, the number of game sides, of players read from the ratings and of new players';
 
-CREATE FUNCTION glicko2_close_result(handle bigint, player anyelement)
+CREATE FUNCTION glicko2_internal.glicko2_close_result(handle bigint, player anyelement)
   RETURNS glicko2_rating
   AS 'MODULE_PATHNAME', 'glicko2_close_result'
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION glicko2_close_result(bigint, anyelement) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_close_result(bigint, anyelement) IS
   'Helper of glicko2_close_apply: the new rating of a player of the ratings in the kept close with this handle (NULL: unrated and idle), counted for glicko2_close_finish; an ERROR for a player the close did not read';
 
-CREATE FUNCTION glicko2_close_new_players(handle bigint)
+CREATE FUNCTION glicko2_internal.glicko2_close_new_players(handle bigint)
   RETURNS SETOF record
   AS 'MODULE_PATHNAME', 'glicko2_close_new_players'
   LANGUAGE C VOLATILE PARALLEL UNSAFE ROWS 1000;
-COMMENT ON FUNCTION glicko2_close_new_players(bigint) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_close_new_players(bigint) IS
   'Helper of glicko2_close_apply: AS (player <key type>, rating glicko2_rating), the players of the kept close''s games absent from its ratings, with their new ratings';
 
-CREATE FUNCTION glicko2_close_finish(handle bigint, OUT written bigint, OUT played bigint)
+CREATE FUNCTION glicko2_internal.glicko2_close_finish(handle bigint, OUT written bigint, OUT played bigint)
   AS 'MODULE_PATHNAME', 'glicko2_close_finish'
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION glicko2_close_finish(bigint) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_close_finish(bigint) IS
   'Helper of glicko2_close_apply: how many results of the kept close glicko2_close_result read, and how many of those players had games; frees the kept close';
 
 -- The bookkeeping every close shares (glicko2_close_period here,
@@ -396,7 +396,7 @@ COMMENT ON FUNCTION glicko2_close_finish(bigint) IS
 
 -- Arguments and columns of a close, each error naming what is wrong: the
 -- ratings key's type, and the period in the type of the source's period column.
-CREATE FUNCTION glicko2_close_check(
+CREATE FUNCTION glicko2_internal.glicko2_close_check(
   procedure_name text, ratings regclass, source regclass, source_argument text, period anyelement,
   tau float8, max_rd float8, history regclass,
   player_column name, rating_column name, period_column name,
@@ -430,8 +430,8 @@ BEGIN
     RAISE EXCEPTION '% % is not a table or view', source_argument, source USING ERRCODE = '42809';
   END IF;
 
-  key_type := @extschema@.glicko2_column_type(ratings, player_column, 'player_column');
-  IF @extschema@.glicko2_column_type(ratings, rating_column, 'rating_column')
+  key_type := glicko2_internal.glicko2_column_type(ratings, player_column, 'player_column');
+  IF glicko2_internal.glicko2_column_type(ratings, rating_column, 'rating_column')
      <> '@extschema@.glicko2_rating'::regtype THEN
     RAISE EXCEPTION 'column "%" of % is not a glicko2_rating', rating_column, ratings
       USING ERRCODE = '42804';
@@ -445,14 +445,14 @@ BEGIN
             DETAIL = 'Each player must have exactly one row in the ratings table.',
             HINT = format('ALTER TABLE %s ADD PRIMARY KEY (%I);', ratings, player_column);
   END IF;
-  period_type := @extschema@.glicko2_column_type(source, period_column, 'period_column');
+  period_type := glicko2_internal.glicko2_column_type(source, period_column, 'period_column');
   IF history IS NOT NULL THEN
-    IF @extschema@.glicko2_column_type(history, 'rating', 'history') <> '@extschema@.glicko2_rating'::regtype THEN
+    IF glicko2_internal.glicko2_column_type(history, 'rating', 'history') <> '@extschema@.glicko2_rating'::regtype THEN
       RAISE EXCEPTION 'column "rating" of history table % is not a glicko2_rating', history
         USING ERRCODE = '42804';
     END IF;
-    PERFORM @extschema@.glicko2_column_type(history, 'player_id', 'history'),
-            @extschema@.glicko2_column_type(history, 'period', 'history');
+    PERFORM glicko2_internal.glicko2_column_type(history, 'player_id', 'history'),
+            glicko2_internal.glicko2_column_type(history, 'period', 'history');
   END IF;
 
   BEGIN
@@ -465,19 +465,19 @@ BEGIN
   END;
 END
 $$;
-COMMENT ON FUNCTION glicko2_close_check(text, regclass, regclass, text, anyelement, float8, float8, regclass, name, name, name) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_close_check(text, regclass, regclass, text, anyelement, float8, float8, regclass, name, name, name) IS
   'Helper of glicko2_close_period and glicko2_close_matches: checks a close''s arguments and columns (each error naming the column) and gives the ratings key type, the source''s period type and the period as text of that type';
 
 -- A column of player keys in a games or matches table: of the ratings key's
 -- type (any integer types mix), or an error naming both columns.
-CREATE FUNCTION glicko2_key_column_check(source regclass, col name, argument text,
+CREATE FUNCTION glicko2_internal.glicko2_key_column_check(source regclass, col name, argument text,
                                          ratings regclass, player_column name, key_type regtype)
   RETURNS void
   LANGUAGE plpgsql STABLE PARALLEL SAFE
   SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-  t regtype := @extschema@.glicko2_column_type(source, col, argument);
+  t regtype := glicko2_internal.glicko2_column_type(source, col, argument);
 BEGIN
   IF t <> key_type AND NOT (t IN ('int2', 'int4', 'int8') AND key_type IN ('int2', 'int4', 'int8')) THEN
     RAISE EXCEPTION 'column "%" of % is %, but player column "%" of % is %',
@@ -486,12 +486,12 @@ BEGIN
   END IF;
 END
 $$;
-COMMENT ON FUNCTION glicko2_key_column_check(regclass, name, text, regclass, name, regtype) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_key_column_check(regclass, name, text, regclass, name, regtype) IS
   'Helper of glicko2_close_period and glicko2_close_matches: refuses a column of player keys whose type is not the ratings key''s (integer types mix), naming both columns';
 
 -- Locks, then exactly once and in order: the number of the last close of
 -- ratings (0 if none), or an error if period is not after it.
-CREATE FUNCTION glicko2_close_lock(ratings regclass, source regclass, period_type regtype, period_text text)
+CREATE FUNCTION glicko2_internal.glicko2_close_lock(ratings regclass, source regclass, period_type regtype, period_text text)
   RETURNS bigint
   LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
   SET search_path = pg_catalog, pg_temp
@@ -532,14 +532,14 @@ BEGIN
   RETURN coalesce(last_number, 0);
 END
 $$;
-COMMENT ON FUNCTION glicko2_close_lock(regclass, regclass, regtype, text) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_close_lock(regclass, regclass, regtype, text) IS
   'Helper of glicko2_close_period and glicko2_close_matches: locks the ratings table (SHARE ROW EXCLUSIVE) and the source (SHARE), then refuses a period not after the last one closed; returns the last close number (0 if none)';
 
 -- Games written later to the closed period or an earlier one are refused
 -- only by guard triggers: every table the source is read from needs them
 -- (the locks of glicko2_close_lock keep them as they are until commit), or
 -- the caller says with unguarded => true that late games may go unrated.
-CREATE FUNCTION glicko2_close_guard(ratings regclass, source regclass, period_text text,
+CREATE FUNCTION glicko2_internal.glicko2_close_guard(ratings regclass, source regclass, period_text text,
                                     period_column name, unguarded boolean)
   RETURNS void
   LANGUAGE plpgsql STABLE PARALLEL UNSAFE
@@ -551,10 +551,10 @@ DECLARE
   distributed boolean;
 BEGIN
   SELECT count(*), min(format('%s has no enabled guard for %s', g.relation, array_to_string(g.missing, ', '))
-                       || CASE WHEN @extschema@.glicko2_citus_distributed(g.relation)
+                       || CASE WHEN glicko2_internal.glicko2_citus_distributed(g.relation)
                                THEN ' (Citus distributes it: a trigger there runs on its shards and guards nothing)'
                                ELSE '' END),
-         bool_or(@extschema@.glicko2_citus_distributed(g.relation))
+         bool_or(glicko2_internal.glicko2_citus_distributed(g.relation))
     INTO n_gaps, gap_text, distributed
   FROM @extschema@.glicko2_guard_gaps(source, ratings) g;
   IF n_gaps > 0 AND NOT coalesce(unguarded, false) THEN
@@ -572,7 +572,7 @@ BEGIN
   END IF;
 END
 $$;
-COMMENT ON FUNCTION glicko2_close_guard(regclass, regclass, text, name, boolean) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_close_guard(regclass, regclass, text, name, boolean) IS
   'Helper of glicko2_close_period and glicko2_close_matches: refuses a close whose source is not guarded by glicko2_refuse_closed_games on every table it is read from (glicko2_guard_gaps), unless unguarded';
 
 -- Everything a close computes and writes.  games_sql selects the period's
@@ -594,7 +594,7 @@ COMMENT ON FUNCTION glicko2_close_guard(regclass, regclass, text, name, boolean)
 -- are updated on its workers), the computed ratings are instead joined to
 -- the table by key in one statement, with the counts from what it returns.
 -- The locks of glicko2_close_lock keep both tables as they are until commit.
-CREATE FUNCTION glicko2_close_apply(
+CREATE FUNCTION glicko2_internal.glicko2_close_apply(
   ratings regclass, source regclass, period_text text, close_number bigint,
   games_sql text, games_option text, n_games bigint,
   tau float8, max_rd float8, history regclass, player_column name, rating_column name,
@@ -618,7 +618,7 @@ DECLARE
   n_history bigint;
   handle bigint;
   in_place boolean;
-  key_type regtype := @extschema@.glicko2_column_type(ratings, player_column, 'player_column');
+  key_type regtype := glicko2_internal.glicko2_column_type(ratings, player_column, 'player_column');
   ratings_sql text := format('SELECT r.%1$I, r.%2$I FROM %3$s r', player_column, rating_column, ratings);
   what text := format('period %s of %s', period_text, source);
   history_sql text := '';
@@ -631,7 +631,7 @@ DECLARE
   close_sql text;
 BEGIN
   SELECT c.relkind IN ('r', 'p') AND NOT c.relhasrules
-         AND NOT @extschema@.glicko2_citus_distributed(ratings)
+         AND NOT glicko2_internal.glicko2_citus_distributed(ratings)
          -- (the table and, if partitioned, every partition at every level;
          -- no row moves between partitions: the unique key on the player that
          -- glicko2_close_check requires must contain the partition key, so
@@ -654,19 +654,19 @@ BEGIN
       '  SELECT x.player, CAST($%3$s AS %2$s), x.rating'
       '  FROM (SELECT player, rating FROM updated UNION ALL SELECT player, rating FROM inserted) x'
       '  RETURNING 1)',
-      history, @extschema@.glicko2_column_type(history, 'period', 'history'),
+      history, glicko2_internal.glicko2_column_type(history, 'period', 'history'),
       CASE WHEN in_place THEN 2 ELSE 4 END);
   END IF;
 
   IF in_place THEN
     SELECT k.handle, k.sides, k.known, k.new_players INTO handle, n_sides, n_known, n_meant_new
-    FROM @extschema@.glicko2_close_compute(ratings_sql, games_sql, tau, max_rd, what, games_form,
+    FROM glicko2_internal.glicko2_close_compute(ratings_sql, games_sql, tau, max_rd, what, games_form,
                                            period_text, games_option) k;
     -- Every row of the ratings set from the kept pass; the new players added.
-    update_sql := format('UPDATE %1$s t SET %2$I = @extschema@.glicko2_close_result($1, t.%3$I)',
+    update_sql := format('UPDATE %1$s t SET %2$I = glicko2_internal.glicko2_close_result($1, t.%3$I)',
                          ratings, rating_column, player_column);
     insert_sql := format('INSERT INTO %1$s (%2$I, %3$I) SELECT n.player, n.rating'
-                         ' FROM @extschema@.glicko2_close_new_players($1) AS n(player %4$s, rating @extschema@.glicko2_rating)',
+                         ' FROM glicko2_internal.glicko2_close_new_players($1) AS n(player %4$s, rating @extschema@.glicko2_rating)',
                          ratings, player_column, rating_column, key_type);
     IF history IS NULL THEN
       EXECUTE update_sql USING handle;
@@ -682,11 +682,11 @@ BEGIN
         INTO n_updated, n_new, n_history
         USING handle, period_text;
     END IF;
-    SELECT f.written, f.played INTO n_written, n_played FROM @extschema@.glicko2_close_finish(handle) f;
+    SELECT f.written, f.played INTO n_written, n_played FROM glicko2_internal.glicko2_close_finish(handle) f;
     -- Every row the pass read updated (row-level security can narrow an
     -- UPDATE to fewer rows than the SELECT read), every new player added.
-    PERFORM @extschema@.glicko2_require_written(ratings, n_updated, n_known, 'update of ' || what),
-            @extschema@.glicko2_require_written(ratings, n_new, n_meant_new, 'insert of new players of ' || what);
+    PERFORM glicko2_internal.glicko2_require_written(ratings, n_updated, n_known, 'update of ' || what),
+            glicko2_internal.glicko2_require_written(ratings, n_new, n_meant_new, 'insert of new players of ' || what);
     IF n_written <> n_updated THEN
       RAISE EXCEPTION 'period % of % not closed: % ratings were computed for % rows updated',
                       period_text, ratings, n_written, n_updated
@@ -725,11 +725,11 @@ BEGIN
       USING ratings_sql, games_sql, tau, period_text, max_rd, what, games_option, games_form;
     -- Every row the pass read updated, every new player added: a trigger,
     -- rule or policy that skipped one fails the close.
-    PERFORM @extschema@.glicko2_require_written(ratings, n_updated, n_known, 'update of ' || what),
-            @extschema@.glicko2_require_written(ratings, n_new, n_meant_new, 'insert of new players of ' || what);
+    PERFORM glicko2_internal.glicko2_require_written(ratings, n_updated, n_known, 'update of ' || what),
+            glicko2_internal.glicko2_require_written(ratings, n_new, n_meant_new, 'insert of new players of ' || what);
   END IF;
   IF history IS NOT NULL THEN
-    PERFORM @extschema@.glicko2_require_written(history, n_history, n_players, 'history of ' || what);
+    PERFORM glicko2_internal.glicko2_require_written(history, n_history, n_players, 'history of ' || what);
   END IF;
 
   BEGIN
@@ -751,12 +751,12 @@ BEGIN
   END;
 END
 $$;
-COMMENT ON FUNCTION glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name, float8, name, text) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name, float8, name, text) IS
   'Helper of glicko2_close_period and glicko2_close_matches: computes every player''s new rating from the procedure''s query of games with glicko2_close_ratings (Step 6 capped at max_rd for idle players) and writes them, adds new players and writes history; records the close in glicko2_closes, with whether the source was unguarded';
 
 -- Checks a home / first-move advantage and the games' column saying who has
 -- it (glicko2_close_period, glicko2_evaluate).
-CREATE FUNCTION glicko2_advantage_check(games regclass, advantage float8, home_column name)
+CREATE FUNCTION glicko2_internal.glicko2_advantage_check(games regclass, advantage float8, home_column name)
   RETURNS void
   LANGUAGE plpgsql STABLE PARALLEL SAFE
   SET search_path = pg_catalog, pg_temp
@@ -774,7 +774,7 @@ BEGIN
             DETAIL = 'home_column names the boolean column saying which side of each game has the advantage: true the player, false the opponent, NULL neither.';
   END IF;
   IF home_column IS NOT NULL THEN
-    home_type := @extschema@.glicko2_column_type(games, home_column, 'home_column');
+    home_type := glicko2_internal.glicko2_column_type(games, home_column, 'home_column');
     IF home_type <> 'boolean'::regtype THEN
       RAISE EXCEPTION 'home_column % of % must be boolean, not %', home_column, games, home_type
         USING ERRCODE = '42804',
@@ -783,12 +783,12 @@ BEGIN
   END IF;
 END
 $$;
-COMMENT ON FUNCTION glicko2_advantage_check(regclass, float8, name) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_advantage_check(regclass, float8, name) IS
   'Helper of glicko2_close_period and glicko2_evaluate: an error unless advantage is finite, given with home_column when not 0, and home_column is a boolean column of games';
 
 -- The columns of a games table (glicko2_close_period, glicko2_replay): both
 -- player columns of the ratings key's type, a numeric score.
-CREATE FUNCTION glicko2_games_check(games regclass, ratings regclass, player_column name, key_type regtype,
+CREATE FUNCTION glicko2_internal.glicko2_games_check(games regclass, ratings regclass, player_column name, key_type regtype,
                                     game_player_column name, opponent_column name, score_column name)
   RETURNS void
   LANGUAGE plpgsql STABLE PARALLEL SAFE
@@ -797,18 +797,18 @@ AS $$
 DECLARE
   score_type regtype;
 BEGIN
-  PERFORM @extschema@.glicko2_key_column_check(games, game_player_column, 'game_player_column',
+  PERFORM glicko2_internal.glicko2_key_column_check(games, game_player_column, 'game_player_column',
                                                ratings, player_column, key_type),
-          @extschema@.glicko2_key_column_check(games, opponent_column, 'opponent_column',
+          glicko2_internal.glicko2_key_column_check(games, opponent_column, 'opponent_column',
                                                ratings, player_column, key_type);
-  score_type := @extschema@.glicko2_column_type(games, score_column, 'score_column');
+  score_type := glicko2_internal.glicko2_column_type(games, score_column, 'score_column');
   IF score_type NOT IN ('float8', 'float4', 'numeric', 'int2', 'int4', 'int8') THEN
     RAISE EXCEPTION 'column "%" of % is %, not a number', score_column, games, score_type
       USING ERRCODE = '42804';
   END IF;
 END
 $$;
-COMMENT ON FUNCTION glicko2_games_check(regclass, regclass, name, regtype, name, name, name) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_games_check(regclass, regclass, name, regtype, name, name, name) IS
   'Helper of glicko2_close_period and glicko2_replay: refuses a games table whose player columns are not of the ratings key''s type or whose score column is not a number, naming the column';
 
 CREATE PROCEDURE glicko2_close_period(
@@ -833,7 +833,7 @@ BEGIN
   IF ratings IS NULL OR games IS NULL OR period IS NULL THEN
     RAISE EXCEPTION 'ratings, games and period must not be NULL' USING ERRCODE = '22004';
   END IF;
-  PERFORM @extschema@.glicko2_advantage_check(games, advantage, home_column);
+  PERFORM glicko2_internal.glicko2_advantage_check(games, advantage, home_column);
   IF home_column IS NOT NULL THEN
     -- The player's advantage in each game, a fourth column for
     -- glicko2_close_ratings; $2 is the advantage as text (exact: float8 out
@@ -841,17 +841,17 @@ BEGIN
     advantage_sql := format(', CASE WHEN g.%1$I THEN CAST($2 AS float8) WHEN NOT g.%1$I THEN -CAST($2 AS float8) ELSE CAST(0 AS float8) END',
                             home_column);
   END IF;
-  c := @extschema@.glicko2_close_check('glicko2_close_period', ratings, games, 'games', period,
+  c := glicko2_internal.glicko2_close_check('glicko2_close_period', ratings, games, 'games', period,
                                        tau, max_rd, history, player_column, rating_column, period_column);
-  PERFORM @extschema@.glicko2_games_check(games, ratings, player_column, c.key_type,
+  PERFORM glicko2_internal.glicko2_games_check(games, ratings, player_column, c.key_type,
                                           game_player_column, opponent_column, score_column);
 
-  last_number := @extschema@.glicko2_close_lock(ratings, games, c.period_type, c.period_text);
-  PERFORM @extschema@.glicko2_close_guard(ratings, games, c.period_text, period_column, unguarded);
+  last_number := glicko2_internal.glicko2_close_lock(ratings, games, c.period_type, c.period_text);
+  PERFORM glicko2_internal.glicko2_close_guard(ratings, games, c.period_text, period_column, unguarded);
 
   -- Every game is checked by glicko2_close_ratings in its one pass, before
   -- anything changes (the first bad game named).
-  PERFORM @extschema@.glicko2_close_apply(ratings, games, c.period_text, last_number, format(
+  PERFORM glicko2_internal.glicko2_close_apply(ratings, games, c.period_text, last_number, format(
       'SELECT CAST(g.%1$I AS %4$s), CAST(g.%2$I AS %4$s), g.%3$I%8$s FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)',
       game_player_column, opponent_column, score_column, c.key_type, games, period_column, c.period_type,
       advantage_sql),

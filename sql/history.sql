@@ -12,7 +12,7 @@ CREATE FUNCTION glicko2_evaluate(games regclass, tau float8 DEFAULT 0.5,
                                  rd float8 DEFAULT 350, volatility float8 DEFAULT 0.06,
                                  max_rd float8 DEFAULT 350,
                                  period_column name DEFAULT 'period',
-                                 player_column name DEFAULT 'player_id',
+                                 game_player_column name DEFAULT 'player_id',
                                  opponent_column name DEFAULT 'opponent_id',
                                  score_column name DEFAULT 'score',
                                  advantage float8 DEFAULT 0,
@@ -53,7 +53,7 @@ DECLARE
   p_correct float8;
 BEGIN
   IF games IS NULL OR tau IS NULL OR rd IS NULL OR volatility IS NULL
-     OR period_column IS NULL OR player_column IS NULL
+     OR period_column IS NULL OR game_player_column IS NULL
      OR opponent_column IS NULL OR score_column IS NULL THEN
     RAISE EXCEPTION 'glicko2_evaluate arguments must not be NULL (only max_rd may be)'
       USING ERRCODE = '22004';
@@ -67,13 +67,13 @@ BEGIN
     RAISE EXCEPTION 'max_rd must be a positive finite number or NULL, not %', max_rd
       USING ERRCODE = '22003';
   END IF;
-  PERFORM @extschema@.glicko2_advantage_check(games, advantage, home_column);
+  PERFORM glicko2_internal.glicko2_advantage_check(games, advantage, home_column);
 
   -- h: +1 the player has the advantage (home, first move), -1 the opponent,
   -- 0 neither (neutral ground, or no home column).
   games_sql := format('SELECT %I AS period, %I AS a, %I AS b, (%I)::float8 AS s,
                               CASE WHEN %s THEN 1 WHEN NOT %s THEN -1 ELSE 0 END AS h FROM %s',
-                      period_column, player_column, opponent_column, score_column,
+                      period_column, game_player_column, opponent_column, score_column,
                       coalesce(quote_ident(home_column), 'NULL::boolean'),
                       coalesce(quote_ident(home_column), 'NULL::boolean'),
                       games);
@@ -88,7 +88,7 @@ BEGIN
                     bad.period, bad.a, bad.b, bad.s, games
       USING ERRCODE = '22023',
             DETAIL = format('Columns %I, %I and %I must not be NULL, a player cannot play himself, and %I must be between 0 and 1.',
-                            period_column, player_column, opponent_column, score_column);
+                            period_column, game_player_column, opponent_column, score_column);
   END IF;
 
   -- Players and games are numbered in a total order, so the loss sums are
@@ -199,7 +199,7 @@ CREATE FUNCTION glicko2_fit_tau(games regclass,
                                 rd float8 DEFAULT 350, volatility float8 DEFAULT 0.06,
                                 max_rd float8 DEFAULT 350,
                                 period_column name DEFAULT 'period',
-                                player_column name DEFAULT 'player_id',
+                                game_player_column name DEFAULT 'player_id',
                                 opponent_column name DEFAULT 'opponent_id',
                                 score_column name DEFAULT 'score',
                                 advantage float8 DEFAULT 0,
@@ -213,7 +213,7 @@ AS $fn$
     SELECT t.tau, ev.n_games, ev.log_loss, ev.brier, ev.accuracy
     FROM (SELECT DISTINCT u AS tau FROM unnest(taus) u) t,
          LATERAL @extschema@.glicko2_evaluate(games, t.tau, rd, volatility, max_rd,
-                                              period_column, player_column,
+                                              period_column, game_player_column,
                                               opponent_column, score_column,
                                               advantage, home_column) ev
     WHERE ev.period IS NULL
@@ -239,7 +239,7 @@ CREATE FUNCTION glicko2_fit_matches(
   taus float8[] DEFAULT '{0.3,0.5,0.8,1.2}',
   max_rd float8 DEFAULT 350,
   period_column name DEFAULT 'period', match_column name DEFAULT 'match_id',
-  player_column name DEFAULT 'player_id', team_column name DEFAULT 'team',
+  match_player_column name DEFAULT 'player_id', team_column name DEFAULT 'team',
   place_column name DEFAULT 'place', weight_column name DEFAULT NULL)
   RETURNS TABLE (method text, tau float8, log_loss float8, predictions bigint, best boolean)
   LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -312,13 +312,13 @@ BEGIN
   IF max_rd IS NOT NULL AND NOT (max_rd > 0 AND max_rd < 'Infinity'::float8) THEN
     RAISE EXCEPTION 'max_rd must be a positive finite number or NULL, not %', max_rd USING ERRCODE = '22003';
   END IF;
-  period_type := @extschema@.glicko2_column_type(matches, period_column, 'period_column');
-  PERFORM @extschema@.glicko2_column_type(matches, match_column, 'match_column'),
-          @extschema@.glicko2_column_type(matches, player_column, 'player_column'),
-          @extschema@.glicko2_column_type(matches, team_column, 'team_column');
+  period_type := glicko2_internal.glicko2_column_type(matches, period_column, 'period_column');
+  PERFORM glicko2_internal.glicko2_column_type(matches, match_column, 'match_column'),
+          glicko2_internal.glicko2_column_type(matches, match_player_column, 'match_player_column'),
+          glicko2_internal.glicko2_column_type(matches, team_column, 'team_column');
   -- The place and weight columns (and play shares) as glicko2_close_matches reads them.
   SELECT w.weight_column, w.weight_sql INTO weight_column, weight_sql
-  FROM @extschema@.glicko2_match_columns(matches, place_column, weight_column) w;
+  FROM glicko2_internal.glicko2_match_columns(matches, place_column, weight_column) w;
 
   -- Rows no period close could rate (the rest, a player twice in a match, a
   -- team with two places, a match of one team, glicko2_match_sides refuses).
@@ -328,7 +328,7 @@ BEGIN
     FROM %7$s g
     WHERE g.%1$I IS NULL OR g.%2$I IS NULL OR g.%3$I IS NULL OR g.%4$I IS NULL OR g.%5$I IS NULL
        OR g.%5$I < 1 OR NOT coalesce(%6$s > 0 AND %6$s <= 1, false)
-    LIMIT 1$q$, period_column, match_column, player_column, team_column, place_column, weight_sql, matches)
+    LIMIT 1$q$, period_column, match_column, match_player_column, team_column, place_column, weight_sql, matches)
     INTO bad;
   GET DIAGNOSTICS found_bad = ROW_COUNT;
   IF found_bad > 0 THEN
@@ -338,7 +338,7 @@ BEGIN
       USING ERRCODE = CASE WHEN bad.period IS NULL OR bad.mt IS NULL OR bad.p IS NULL OR bad.t IS NULL
                                 OR bad.pl IS NULL OR bad.w IS NULL THEN '22004' ELSE '22003' END,
             DETAIL = format('Columns %I, %I, %I, %I and %I must not be NULL, places must be at least 1 and weights in (0, 1].',
-                            period_column, match_column, player_column, team_column, place_column);
+                            period_column, match_column, match_player_column, team_column, place_column);
   END IF;
 
   EXECUTE format($q$
@@ -353,7 +353,7 @@ BEGIN
            array_agg(tn ORDER BY pn, mn, tn, kn), array_agg(kn ORDER BY pn, mn, tn, kn),
            array_agg(pl ORDER BY pn, mn, tn, kn), array_agg(w ORDER BY pn, mn, tn, kn),
            max(kn), max(pn), (SELECT array_agg(u.period::text ORDER BY u.period) FROM (SELECT DISTINCT period FROM g) u)
-    FROM n$q$, period_column, match_column, player_column, team_column, place_column, weight_sql, matches)
+    FROM n$q$, period_column, match_column, match_player_column, team_column, place_column, weight_sql, matches)
     INTO row_period, row_match, row_team, row_player, row_place, row_weight, players, n_periods, labels;
   n_periods := coalesce(n_periods, 0);
   SELECT array_agg(e ORDER BY pn) INTO period_end
@@ -403,8 +403,8 @@ BEGIN
                     AS c(player int, rating @extschema@.glicko2_rating, games bigint, is_new boolean)
             ON c.player = i;
         EXCEPTION WHEN null_value_not_allowed OR unique_violation OR invalid_parameter_value THEN
-          bad := @extschema@.glicko2_bad_match(matches, labels[pn], period_type, period_column, match_column,
-                                               player_column, team_column, place_column, weight_column);
+          bad := glicko2_internal.glicko2_bad_match(matches, labels[pn], period_type, period_column, match_column,
+                                               match_player_column, team_column, place_column, weight_column);
           IF bad.why IS NULL THEN
             RAISE;
           END IF;
@@ -439,7 +439,7 @@ CREATE FUNCTION glicko2_fit_advantage(games regclass,
                                       rd float8 DEFAULT 350, volatility float8 DEFAULT 0.06,
                                       max_rd float8 DEFAULT 350,
                                       period_column name DEFAULT 'period',
-                                      player_column name DEFAULT 'player_id',
+                                      game_player_column name DEFAULT 'player_id',
                                       opponent_column name DEFAULT 'opponent_id',
                                       score_column name DEFAULT 'score',
                                       home_column name DEFAULT 'home')
@@ -452,7 +452,7 @@ AS $fn$
     SELECT a.advantage, ev.n_games, ev.log_loss, ev.brier, ev.accuracy
     FROM (SELECT DISTINCT u AS advantage FROM unnest(advantages) u) a,
          LATERAL @extschema@.glicko2_evaluate(games, tau, rd, volatility, max_rd,
-                                              period_column, player_column,
+                                              period_column, game_player_column,
                                               opponent_column, score_column,
                                               a.advantage, home_column) ev
     WHERE ev.period IS NULL
@@ -474,7 +474,7 @@ COMMENT ON POLICY glicko2_closes_redo ON glicko2_closes IS
 
 -- Deletes every row of a table the caller can see, or fails whole
 -- (glicko2_require_written) if a policy, trigger or rule kept one.
-CREATE FUNCTION glicko2_empty(relation regclass, what text)
+CREATE FUNCTION glicko2_internal.glicko2_empty(relation regclass, what text)
   RETURNS void
   LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
   SET search_path = pg_catalog, pg_temp
@@ -486,10 +486,10 @@ BEGIN
   EXECUTE format('SELECT count(*) FROM %s', relation) INTO meant;
   EXECUTE format('DELETE FROM %s', relation);
   GET DIAGNOSTICS written = ROW_COUNT;
-  PERFORM @extschema@.glicko2_require_written(relation, written, meant, what);
+  PERFORM glicko2_internal.glicko2_require_written(relation, written, meant, what);
 END
 $$;
-COMMENT ON FUNCTION glicko2_empty(regclass, text) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_empty(regclass, text) IS
   'Helper of glicko2_replay and glicko2_recompute: deletes every row of relation the caller can read, or an ERROR (glicko2_require_written) naming what if a policy, trigger or rule kept some';
 
 -- Rebuilds a ratings table from nothing by closing every period of the games
@@ -520,20 +520,20 @@ BEGIN
   END IF;
   -- Every argument and column checked as each close will check them, before
   -- anything is emptied.
-  PERFORM @extschema@.glicko2_advantage_check(games, advantage, home_column);
-  period_type := @extschema@.glicko2_column_type(games, period_column, 'period_column');
-  EXECUTE format('SELECT c.key_type FROM @extschema@.glicko2_close_check($1, $2, $3, $4, CAST(NULL AS %s),'
+  PERFORM glicko2_internal.glicko2_advantage_check(games, advantage, home_column);
+  period_type := glicko2_internal.glicko2_column_type(games, period_column, 'period_column');
+  EXECUTE format('SELECT c.key_type FROM glicko2_internal.glicko2_close_check($1, $2, $3, $4, CAST(NULL AS %s),'
                  ' $5, $6, $7, $8, $9, $10) c', period_type)
     INTO key_type USING 'glicko2_replay', ratings, games, 'games', tau, max_rd, history,
                         player_column, rating_column, period_column;
-  PERFORM @extschema@.glicko2_games_check(games, ratings, player_column, key_type,
+  PERFORM glicko2_internal.glicko2_games_check(games, ratings, player_column, key_type,
                                           game_player_column, opponent_column, score_column);
   -- As a close does: closes of this table wait, readers do not.
   EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', ratings);
 
-  PERFORM @extschema@.glicko2_empty(ratings, 'emptying the ratings for glicko2_replay');
+  PERFORM glicko2_internal.glicko2_empty(ratings, 'emptying the ratings for glicko2_replay');
   IF history IS NOT NULL THEN
-    PERFORM @extschema@.glicko2_empty(history, 'emptying the history for glicko2_replay');
+    PERFORM glicko2_internal.glicko2_empty(history, 'emptying the history for glicko2_replay');
   END IF;
   DELETE FROM @extschema@.glicko2_closes c WHERE c.ratings = glicko2_replay.ratings;
 
@@ -594,10 +594,10 @@ BEGIN
             DETAIL = 'The ratings before the period are read back from the history table.',
             HINT = 'Without a history, rebuild everything with glicko2_replay.';
   END IF;
-  period_type := @extschema@.glicko2_column_type(games, period_column, 'period_column');
-  history_type := @extschema@.glicko2_column_type(history, 'period', 'history');
-  PERFORM @extschema@.glicko2_column_type(ratings, player_column, 'player_column'),
-          @extschema@.glicko2_column_type(ratings, rating_column, 'rating_column');
+  period_type := glicko2_internal.glicko2_column_type(games, period_column, 'period_column');
+  history_type := glicko2_internal.glicko2_column_type(history, 'period', 'history');
+  PERFORM glicko2_internal.glicko2_column_type(ratings, player_column, 'player_column'),
+          glicko2_internal.glicko2_column_type(ratings, rating_column, 'rating_column');
   EXECUTE format('SELECT CAST(CAST($1 AS %s) AS text)', period_type) INTO period_text USING period;
   EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', ratings);
 
@@ -616,7 +616,7 @@ BEGIN
   -- Ratings as they were after the period before (none before the first);
   -- every statement must write every row it means to.
   IF before IS NULL THEN
-    PERFORM @extschema@.glicko2_empty(ratings, 'emptying the ratings for glicko2_recompute');
+    PERFORM glicko2_internal.glicko2_empty(ratings, 'emptying the ratings for glicko2_recompute');
   ELSE
     EXECUTE format('SELECT count(*) FROM %s h WHERE h.period = CAST($1 AS %s)', history, history_type)
       INTO kept USING before;
@@ -634,13 +634,13 @@ BEGIN
                       (SELECT FROM %2$s h WHERE h.player_id = r.%3$I AND h.period = CAST($1 AS %4$s))',
                    ratings, history, player_column, history_type) USING before;
     GET DIAGNOSTICS written = ROW_COUNT;
-    PERFORM @extschema@.glicko2_require_written(ratings, written, meant_deleted,
+    PERFORM glicko2_internal.glicko2_require_written(ratings, written, meant_deleted,
                                                 'delete of players new since period ' || before || ' for glicko2_recompute');
     EXECUTE format('UPDATE %1$s r SET %4$I = h.rating FROM %2$s h
                     WHERE h.player_id = r.%3$I AND h.period = CAST($1 AS %5$s)',
                    ratings, history, player_column, rating_column, history_type) USING before;
     GET DIAGNOSTICS written = ROW_COUNT;
-    PERFORM @extschema@.glicko2_require_written(ratings, written, meant_updated,
+    PERFORM glicko2_internal.glicko2_require_written(ratings, written, meant_updated,
                                                 'rollback of the ratings to period ' || before || ' for glicko2_recompute');
   END IF;
   EXECUTE format('SELECT count(*) FROM %s h WHERE h.period >= CAST($1 AS %s)', history, history_type)
@@ -648,7 +648,7 @@ BEGIN
   EXECUTE format('DELETE FROM %s h WHERE h.period >= CAST($1 AS %s)', history, history_type)
     USING period_text;
   GET DIAGNOSTICS written = ROW_COUNT;
-  PERFORM @extschema@.glicko2_require_written(history, written, meant_deleted,
+  PERFORM glicko2_internal.glicko2_require_written(history, written, meant_deleted,
                                               'delete of the history from period ' || period_text || ' for glicko2_recompute');
 
   -- Close again, in the order closed, each with its own tau, max_rd, unguarded and advantage.

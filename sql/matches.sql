@@ -21,9 +21,9 @@ COMMENT ON FUNCTION glicko2_match_sides(anyarray, anycompatiblearray, bigint[], 
 -- below 1, a weight outside (0, 1], a player twice in a match (on one team
 -- or two), a team with two places, a match of one team.  (why, sqlstate,
 -- rows refused, rows read.)
-CREATE FUNCTION glicko2_bad_match(
+CREATE FUNCTION glicko2_internal.glicko2_bad_match(
   matches regclass, period_text text, period_type regtype, period_column name, match_column name,
-  player_column name, team_column name, place_column name, weight_column name,
+  match_player_column name, team_column name, place_column name, weight_column name,
   OUT why text, OUT sqlstate text, OUT n_bad bigint, OUT n_rows bigint)
   LANGUAGE plpgsql STABLE PARALLEL SAFE
   SET search_path = pg_catalog, pg_temp
@@ -71,20 +71,20 @@ BEGIN
     SELECT (SELECT b.why FROM bad b ORDER BY b.k, b.why LIMIT 1),
            (SELECT b.code FROM bad b ORDER BY b.k, b.why LIMIT 1),
            (SELECT count(*) FROM bad), (SELECT count(*) FROM m)
-    $sql$, match_column, player_column, team_column, place_column, matches, period_column, period_type,
+    $sql$, match_column, match_player_column, team_column, place_column, matches, period_column, period_type,
            CASE WHEN weight_column IS NULL THEN 'CAST(1 AS float8)'
                 ELSE format('CAST(g.%I AS float8)', weight_column) END)
     INTO why, sqlstate, n_bad, n_rows USING period_text;
 END
 $$;
-COMMENT ON FUNCTION glicko2_bad_match(regclass, text, regtype, name, name, name, name, name, name) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_bad_match(regclass, text, regtype, name, name, name, name, name, name) IS
   'Helper of glicko2_close_matches: the first bad row of a period''s matches (a NULL column, a place below 1, a weight outside (0, 1] if weight_column is given, a player twice in a match or on two teams, a team with two places, a match of one team) with its SQLSTATE, how many are bad and how many rows the period has';
 
 -- The place and weight columns of a matches table, checked: the place column
 -- an integer, the weight column (NULL: a column named weight if there is
 -- one, else none) a number; weight_sql reads a row's play share over alias g
 -- (1 without a weight column).
-CREATE FUNCTION glicko2_match_columns(matches regclass, place_column name, INOUT weight_column name,
+CREATE FUNCTION glicko2_internal.glicko2_match_columns(matches regclass, place_column name, INOUT weight_column name,
                                       OUT weight_sql text)
   LANGUAGE plpgsql STABLE PARALLEL SAFE
   SET search_path = pg_catalog, pg_temp
@@ -93,7 +93,7 @@ DECLARE
   place_type regtype;
   weight_type regtype;
 BEGIN
-  place_type := @extschema@.glicko2_column_type(matches, place_column, 'place_column');
+  place_type := glicko2_internal.glicko2_column_type(matches, place_column, 'place_column');
   IF place_type NOT IN ('int2', 'int4', 'int8') THEN
     RAISE EXCEPTION 'column "%" of % is %, not an integer', place_column, matches, place_type
       USING ERRCODE = '42804';
@@ -104,7 +104,7 @@ BEGIN
     weight_column := 'weight';
   END IF;
   IF weight_column IS NOT NULL THEN
-    weight_type := @extschema@.glicko2_column_type(matches, weight_column, 'weight_column');
+    weight_type := glicko2_internal.glicko2_column_type(matches, weight_column, 'weight_column');
     IF weight_type NOT IN ('float8', 'float4', 'numeric', 'int2', 'int4', 'int8') THEN
       RAISE EXCEPTION 'column "%" of % is %, not a number', weight_column, matches, weight_type
         USING ERRCODE = '42804';
@@ -113,7 +113,7 @@ BEGIN
   END IF;
 END
 $$;
-COMMENT ON FUNCTION glicko2_match_columns(regclass, name, name) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_match_columns(regclass, name, name) IS
   'Helper of glicko2_close_matches and glicko2_fit_matches: checks the place column (an integer) and the weight column (a number; NULL: a column named weight if there is one), and returns the weight column used and the SQL of a row''s play share over alias g (1 without one)';
 
 CREATE PROCEDURE glicko2_close_matches(
@@ -146,20 +146,20 @@ BEGIN
     RAISE EXCEPTION 'method must be ''sum'', ''mean'', ''individual'' or ''composite'', not %', quote_literal(method)
       USING ERRCODE = '22023';
   END IF;
-  c := @extschema@.glicko2_close_check('glicko2_close_matches', ratings, matches, 'matches', period,
+  c := glicko2_internal.glicko2_close_check('glicko2_close_matches', ratings, matches, 'matches', period,
                                        tau, max_rd, history, player_column, rating_column, period_column);
-  PERFORM @extschema@.glicko2_column_type(matches, match_column, 'match_column'),
-          @extschema@.glicko2_column_type(matches, team_column, 'team_column');
-  PERFORM @extschema@.glicko2_key_column_check(matches, match_player_column, 'match_player_column',
+  PERFORM glicko2_internal.glicko2_column_type(matches, match_column, 'match_column'),
+          glicko2_internal.glicko2_column_type(matches, team_column, 'team_column');
+  PERFORM glicko2_internal.glicko2_key_column_check(matches, match_player_column, 'match_player_column',
                                                ratings, player_column, c.key_type);
   SELECT w.weight_column, w.weight_sql INTO weight_column, weight_sql
-  FROM @extschema@.glicko2_match_columns(matches, place_column, weight_column) w;
+  FROM glicko2_internal.glicko2_match_columns(matches, place_column, weight_column) w;
   IF weight_column IS NOT NULL THEN
     weights_sql := 'array_agg(m.w)';
   END IF;
 
-  last_number := @extschema@.glicko2_close_lock(ratings, matches, c.period_type, c.period_text);
-  PERFORM @extschema@.glicko2_close_guard(ratings, matches, c.period_text, period_column, unguarded);
+  last_number := glicko2_internal.glicko2_close_lock(ratings, matches, c.period_type, c.period_text);
+  PERFORM glicko2_internal.glicko2_close_guard(ratings, matches, c.period_text, period_column, unguarded);
 
   -- One cheap pass for the row count and NULLs (rows the reduction cannot
   -- see, like a NULL match); the reduction itself refuses the rest, and
@@ -179,7 +179,7 @@ BEGIN
     -- Each match's game sides as their terms of the players' sums, computed
     -- in C from the match's pre-period ratings (glicko2_close_ratings'
     -- 'terms' form: (player, information, surprise)).
-    PERFORM @extschema@.glicko2_close_apply(ratings, matches, c.period_text, last_number, format($sql$
+    PERFORM glicko2_internal.glicko2_close_apply(ratings, matches, c.period_text, last_number, format($sql$
         SELECT s.player, s.information, s.surprise
         FROM (SELECT array_agg(m.p) AS ps, array_agg(m.t) AS ts, array_agg(m.pl) AS pls,
                      array_agg(r.%6$I) AS rs, %13$s AS ws
@@ -194,7 +194,7 @@ BEGIN
       method, n_rows, tau, max_rd, history, player_column, rating_column, games_form => 'terms');
   EXCEPTION WHEN null_value_not_allowed OR unique_violation OR invalid_parameter_value
                  OR numeric_value_out_of_range THEN
-    bad := @extschema@.glicko2_bad_match(matches, c.period_text, c.period_type, period_column, match_column,
+    bad := glicko2_internal.glicko2_bad_match(matches, c.period_text, c.period_type, period_column, match_column,
                                          match_player_column, team_column, place_column, weight_column);
     IF bad.why IS NULL THEN
       RAISE;

@@ -15,10 +15,10 @@ CREATE FUNCTION glicko2_balance(ratings glicko2_rating[], teams int DEFAULT 2, p
 COMMENT ON FUNCTION glicko2_balance(glicko2_rating[], int, int[]) IS
   'The fairest split of a lobby into teams whose sizes differ by at most one: the team (1, 2, ... by first player) of each position; fairest = smallest |p - 0.5| (more teams: smallest largest |p - 0.5| over pairs of teams, p = glicko2_team_win_probability); players with the same party number stay together; exact for 16 players or fewer (and up to 2 million splits), greedy plus improving swaps beyond; deterministic';
 
-CREATE FUNCTION glicko2_row_taken(row_id tid, taken bytea)
+CREATE FUNCTION glicko2_internal.glicko2_row_taken(row_id tid, taken bytea)
   RETURNS boolean AS 'MODULE_PATHNAME', 'glicko2_row_taken_sql'
   LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION glicko2_row_taken(tid, bytea) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_row_taken(tid, bytea) IS
   'Internal to glicko2_pair and glicko2_lobbies: whether the row at row_id is in taken, the bitmap of row ids they build (bit block * MaxHeapTuplesPerPage + line pointer - 1, least significant first); the filter of their delete, a sequential scan rather than a TID scan of each row';
 
 -- player_type: a value of the queue key's type (NULL::bigint), the type the

@@ -86,63 +86,63 @@ COMMENT ON FUNCTION glicko2_from_jsonb(jsonb) IS
   'A checked rating from an object with exactly the numbers "rating", "rd" and "volatility"';
 
 -- glicko2_explain: support functions take and return internal.
-CREATE FUNCTION glicko2_explain_transfn(internal, glicko2_rating, glicko2_rating, float8)
+CREATE FUNCTION glicko2_internal.glicko2_explain_transfn(internal, glicko2_rating, glicko2_rating, float8)
   RETURNS internal AS 'MODULE_PATHNAME', 'glicko2_explain_transfn'
   LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION glicko2_explain_transfn(internal, glicko2_rating, glicko2_rating, float8) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_explain_transfn(internal, glicko2_rating, glicko2_rating, float8) IS
   'Transition function of glicko2_explain';
 
-CREATE FUNCTION glicko2_explain_transfn(internal, glicko2_rating, glicko2_rating, float8, float8)
+CREATE FUNCTION glicko2_internal.glicko2_explain_transfn(internal, glicko2_rating, glicko2_rating, float8, float8)
   RETURNS internal AS 'MODULE_PATHNAME', 'glicko2_explain_transfn'
   LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION glicko2_explain_transfn(internal, glicko2_rating, glicko2_rating, float8, float8) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_explain_transfn(internal, glicko2_rating, glicko2_rating, float8, float8) IS
   'Transition function of glicko2_explain with tau';
 
-CREATE FUNCTION glicko2_explain_combinefn(internal, internal)
+CREATE FUNCTION glicko2_internal.glicko2_explain_combinefn(internal, internal)
   RETURNS internal AS 'MODULE_PATHNAME', 'glicko2_explain_combinefn'
   LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION glicko2_explain_combinefn(internal, internal) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_explain_combinefn(internal, internal) IS
   'Combine function of glicko2_explain: adds the sums as glicko2_period does and appends the games';
 
-CREATE FUNCTION glicko2_explain_serialfn(internal)
+CREATE FUNCTION glicko2_internal.glicko2_explain_serialfn(internal)
   RETURNS bytea AS 'MODULE_PATHNAME', 'glicko2_explain_serialfn'
   LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION glicko2_explain_serialfn(internal) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_explain_serialfn(internal) IS
   'Serialization function of glicko2_explain';
 
-CREATE FUNCTION glicko2_explain_deserialfn(bytea, internal)
+CREATE FUNCTION glicko2_internal.glicko2_explain_deserialfn(bytea, internal)
   RETURNS internal AS 'MODULE_PATHNAME', 'glicko2_explain_deserialfn'
   LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION glicko2_explain_deserialfn(bytea, internal) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_explain_deserialfn(bytea, internal) IS
   'Deserialization function of glicko2_explain';
 
-CREATE FUNCTION glicko2_explain_finalfn(internal)
+CREATE FUNCTION glicko2_internal.glicko2_explain_finalfn(internal)
   RETURNS jsonb AS 'MODULE_PATHNAME', 'glicko2_explain_finalfn'
   LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION glicko2_explain_finalfn(internal) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_explain_finalfn(internal) IS
   'Final function of glicko2_explain: the paper''s Steps 2-8 with every intermediate quantity';
 
 CREATE AGGREGATE glicko2_explain(player glicko2_rating, opponent glicko2_rating, score float8) (
-  SFUNC = glicko2_explain_transfn,
+  SFUNC = glicko2_internal.glicko2_explain_transfn,
   STYPE = internal,
   SSPACE = 1024,
-  FINALFUNC = glicko2_explain_finalfn,
-  COMBINEFUNC = glicko2_explain_combinefn,
-  SERIALFUNC = glicko2_explain_serialfn,
-  DESERIALFUNC = glicko2_explain_deserialfn,
+  FINALFUNC = glicko2_internal.glicko2_explain_finalfn,
+  COMBINEFUNC = glicko2_internal.glicko2_explain_combinefn,
+  SERIALFUNC = glicko2_internal.glicko2_explain_serialfn,
+  DESERIALFUNC = glicko2_internal.glicko2_explain_deserialfn,
   PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE glicko2_explain(glicko2_rating, glicko2_rating, float8) IS
   'Why a rating moved: glicko2_period''s update (tau 0.5) as jsonb with every quantity of the paper (mu, phi, each game''s g and E, v, delta, the Illinois iterations, sigma'', phi*, phi'', mu'', result); at most 10000 games';
 
 CREATE AGGREGATE glicko2_explain(player glicko2_rating, opponent glicko2_rating, score float8, tau float8) (
-  SFUNC = glicko2_explain_transfn,
+  SFUNC = glicko2_internal.glicko2_explain_transfn,
   STYPE = internal,
   SSPACE = 1024,
-  FINALFUNC = glicko2_explain_finalfn,
-  COMBINEFUNC = glicko2_explain_combinefn,
-  SERIALFUNC = glicko2_explain_serialfn,
-  DESERIALFUNC = glicko2_explain_deserialfn,
+  FINALFUNC = glicko2_internal.glicko2_explain_finalfn,
+  COMBINEFUNC = glicko2_internal.glicko2_explain_combinefn,
+  SERIALFUNC = glicko2_internal.glicko2_explain_serialfn,
+  DESERIALFUNC = glicko2_internal.glicko2_explain_deserialfn,
   PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE glicko2_explain(glicko2_rating, glicko2_rating, float8, float8) IS

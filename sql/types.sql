@@ -3,6 +3,16 @@
 -- glicko2: Glicko-2 and Glicko-1 ratings (Glickman, "Example of the Glicko-2
 -- system", 2022).  Ratings are stored on the public scale (1500 / 350).
 
+-- Helpers the documented functions call and users should not (aggregate
+-- support functions, the closes' steps, column checks, event trigger
+-- functions) live in a schema of their own, so the extension's schema holds
+-- only the documented API.  Every role may use it, as every role may call
+-- the functions that call them; only the extension's owner creates in it.
+CREATE SCHEMA glicko2_internal;
+COMMENT ON SCHEMA glicko2_internal IS
+  'Internal helpers of the glicko2 extension: not to be called directly; their arguments may change without notice';
+GRANT USAGE ON SCHEMA glicko2_internal TO PUBLIC;
+
 ------------------------------------------------------------------------------
 -- Types and constructors
 ------------------------------------------------------------------------------
@@ -35,83 +45,83 @@ COMMENT ON FUNCTION glicko1_rating(float8, float8) IS
 ------------------------------------------------------------------------------
 
 -- Support functions take and return internal, so they cannot be called from SQL.
-CREATE FUNCTION glicko2_period_transfn(internal, glicko2_rating, glicko2_rating, float8)
+CREATE FUNCTION glicko2_internal.glicko2_period_transfn(internal, glicko2_rating, glicko2_rating, float8)
   RETURNS internal AS 'MODULE_PATHNAME', 'glicko2_period_transfn'
   LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION glicko2_period_transfn(internal, glicko2_rating, glicko2_rating, float8) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_period_transfn(internal, glicko2_rating, glicko2_rating, float8) IS
   'Transition function of glicko2_period';
 
-CREATE FUNCTION glicko2_period_transfn(internal, glicko2_rating, glicko2_rating, float8, float8)
+CREATE FUNCTION glicko2_internal.glicko2_period_transfn(internal, glicko2_rating, glicko2_rating, float8, float8)
   RETURNS internal AS 'MODULE_PATHNAME', 'glicko2_period_transfn'
   LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION glicko2_period_transfn(internal, glicko2_rating, glicko2_rating, float8, float8) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_period_transfn(internal, glicko2_rating, glicko2_rating, float8, float8) IS
   'Transition function of glicko2_period with tau';
 
-CREATE FUNCTION glicko2_period_transfn(internal, glicko2_rating, glicko2_rating, float8, float8, float8)
+CREATE FUNCTION glicko2_internal.glicko2_period_transfn(internal, glicko2_rating, glicko2_rating, float8, float8, float8)
   RETURNS internal AS 'MODULE_PATHNAME', 'glicko2_period_advantage_transfn'
   LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION glicko2_period_transfn(internal, glicko2_rating, glicko2_rating, float8, float8, float8) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_period_transfn(internal, glicko2_rating, glicko2_rating, float8, float8, float8) IS
   'Transition function of glicko2_period with tau and the player''s advantage';
 
-CREATE FUNCTION glicko1_period_transfn(internal, glicko1_rating, glicko1_rating, float8)
+CREATE FUNCTION glicko2_internal.glicko1_period_transfn(internal, glicko1_rating, glicko1_rating, float8)
   RETURNS internal AS 'MODULE_PATHNAME', 'glicko1_period_transfn'
   LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION glicko1_period_transfn(internal, glicko1_rating, glicko1_rating, float8) IS
+COMMENT ON FUNCTION glicko2_internal.glicko1_period_transfn(internal, glicko1_rating, glicko1_rating, float8) IS
   'Transition function of glicko1_period';
 
-CREATE FUNCTION glicko_period_combinefn(internal, internal)
+CREATE FUNCTION glicko2_internal.glicko_period_combinefn(internal, internal)
   RETURNS internal AS 'MODULE_PATHNAME', 'glicko_period_combinefn'
   LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION glicko_period_combinefn(internal, internal) IS
+COMMENT ON FUNCTION glicko2_internal.glicko_period_combinefn(internal, internal) IS
   'Combine function of glicko2_period and glicko1_period: adds partial sums';
 
-CREATE FUNCTION glicko_period_serialfn(internal)
+CREATE FUNCTION glicko2_internal.glicko_period_serialfn(internal)
   RETURNS bytea AS 'MODULE_PATHNAME', 'glicko_period_serialfn'
   LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION glicko_period_serialfn(internal) IS
+COMMENT ON FUNCTION glicko2_internal.glicko_period_serialfn(internal) IS
   'Serialization function of glicko2_period and glicko1_period';
 
-CREATE FUNCTION glicko_period_deserialfn(bytea, internal)
+CREATE FUNCTION glicko2_internal.glicko_period_deserialfn(bytea, internal)
   RETURNS internal AS 'MODULE_PATHNAME', 'glicko_period_deserialfn'
   LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION glicko_period_deserialfn(bytea, internal) IS
+COMMENT ON FUNCTION glicko2_internal.glicko_period_deserialfn(bytea, internal) IS
   'Deserialization function of glicko2_period and glicko1_period';
 
-CREATE FUNCTION glicko2_period_finalfn(internal)
+CREATE FUNCTION glicko2_internal.glicko2_period_finalfn(internal)
   RETURNS glicko2_rating AS 'MODULE_PATHNAME', 'glicko2_period_finalfn'
   LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION glicko2_period_finalfn(internal) IS
+COMMENT ON FUNCTION glicko2_internal.glicko2_period_finalfn(internal) IS
   'Final function of glicko2_period: the paper''s Steps 2-8';
 
-CREATE FUNCTION glicko1_period_finalfn(internal)
+CREATE FUNCTION glicko2_internal.glicko1_period_finalfn(internal)
   RETURNS glicko1_rating AS 'MODULE_PATHNAME', 'glicko1_period_finalfn'
   LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION glicko1_period_finalfn(internal) IS
+COMMENT ON FUNCTION glicko2_internal.glicko1_period_finalfn(internal) IS
   'Final function of glicko1_period: Glicko-1''s update';
 
 -- SSPACE: the 80-byte state as allocated (a 128-byte chunk and its header),
 -- for the planner's estimate of a hash aggregate's memory.
 CREATE AGGREGATE glicko2_period(player glicko2_rating, opponent glicko2_rating, score float8) (
-  SFUNC = glicko2_period_transfn,
+  SFUNC = glicko2_internal.glicko2_period_transfn,
   STYPE = internal,
   SSPACE = 144,
-  FINALFUNC = glicko2_period_finalfn,
-  COMBINEFUNC = glicko_period_combinefn,
-  SERIALFUNC = glicko_period_serialfn,
-  DESERIALFUNC = glicko_period_deserialfn,
+  FINALFUNC = glicko2_internal.glicko2_period_finalfn,
+  COMBINEFUNC = glicko2_internal.glicko_period_combinefn,
+  SERIALFUNC = glicko2_internal.glicko_period_serialfn,
+  DESERIALFUNC = glicko2_internal.glicko_period_deserialfn,
   PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE glicko2_period(glicko2_rating, glicko2_rating, float8) IS
   'One player''s Glicko-2 rating after one period''s games (tau 0.5); NULL ratings are unrated players, NULL scores are skipped';
 
 CREATE AGGREGATE glicko2_period(player glicko2_rating, opponent glicko2_rating, score float8, tau float8) (
-  SFUNC = glicko2_period_transfn,
+  SFUNC = glicko2_internal.glicko2_period_transfn,
   STYPE = internal,
   SSPACE = 144,
-  FINALFUNC = glicko2_period_finalfn,
-  COMBINEFUNC = glicko_period_combinefn,
-  SERIALFUNC = glicko_period_serialfn,
-  DESERIALFUNC = glicko_period_deserialfn,
+  FINALFUNC = glicko2_internal.glicko2_period_finalfn,
+  COMBINEFUNC = glicko2_internal.glicko_period_combinefn,
+  SERIALFUNC = glicko2_internal.glicko_period_serialfn,
+  DESERIALFUNC = glicko2_internal.glicko_period_deserialfn,
   PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE glicko2_period(glicko2_rating, glicko2_rating, float8, float8) IS
@@ -122,26 +132,26 @@ COMMENT ON AGGREGATE glicko2_period(glicko2_rating, glicko2_rating, float8, floa
 -- Glickman's Glicko-Boost does for white; 0 is the 4-argument form bit for bit.
 CREATE AGGREGATE glicko2_period(player glicko2_rating, opponent glicko2_rating, score float8,
                                 tau float8, advantage float8) (
-  SFUNC = glicko2_period_transfn,
+  SFUNC = glicko2_internal.glicko2_period_transfn,
   STYPE = internal,
   SSPACE = 144,
-  FINALFUNC = glicko2_period_finalfn,
-  COMBINEFUNC = glicko_period_combinefn,
-  SERIALFUNC = glicko_period_serialfn,
-  DESERIALFUNC = glicko_period_deserialfn,
+  FINALFUNC = glicko2_internal.glicko2_period_finalfn,
+  COMBINEFUNC = glicko2_internal.glicko_period_combinefn,
+  SERIALFUNC = glicko2_internal.glicko_period_serialfn,
+  DESERIALFUNC = glicko2_internal.glicko_period_deserialfn,
   PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE glicko2_period(glicko2_rating, glicko2_rating, float8, float8, float8) IS
   'One player''s Glicko-2 rating after one period''s games with system constant tau, the player''s rating counting advantage points more in each game''s expected score (+A home, -A away, 0 neutral)';
 
 CREATE AGGREGATE glicko1_period(player glicko1_rating, opponent glicko1_rating, score float8) (
-  SFUNC = glicko1_period_transfn,
+  SFUNC = glicko2_internal.glicko1_period_transfn,
   STYPE = internal,
   SSPACE = 144,
-  FINALFUNC = glicko1_period_finalfn,
-  COMBINEFUNC = glicko_period_combinefn,
-  SERIALFUNC = glicko_period_serialfn,
-  DESERIALFUNC = glicko_period_deserialfn,
+  FINALFUNC = glicko2_internal.glicko1_period_finalfn,
+  COMBINEFUNC = glicko2_internal.glicko_period_combinefn,
+  SERIALFUNC = glicko2_internal.glicko_period_serialfn,
+  DESERIALFUNC = glicko2_internal.glicko_period_deserialfn,
   PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE glicko1_period(glicko1_rating, glicko1_rating, float8) IS

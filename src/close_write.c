@@ -96,13 +96,6 @@ kept_close(FunctionCallInfo fcinfo)
 	pg_unreachable();
 }
 
-/* The glicko2_rating type: the one in this function's schema. */
-static Oid
-rating_type_of(FunctionCallInfo fcinfo)
-{
-	return glicko2_rating_type(get_func_namespace(fcinfo->flinfo->fn_oid));
-}
-
 PG_FUNCTION_INFO_V1(glicko2_close_compute);
 Datum
 glicko2_close_compute(PG_FUNCTION_ARGS)
@@ -126,7 +119,7 @@ glicko2_close_compute(PG_FUNCTION_ARGS)
 									ALLOCSET_SMALL_SIZES);
 	kept = MemoryContextAllocZero(context, sizeof(KeptClose));
 	kept->context = context;
-	kept->pass = close_pass_run(context, rating_type_of(fcinfo), &args);
+	kept->pass = close_pass_run(context, glicko2_extension_rating_type(), &args);
 	results = close_pass_results(kept->pass, &n);
 	for (uint32 i = 0; i < n; i++)
 	{
@@ -227,7 +220,7 @@ glicko2_close_new_players(PG_FUNCTION_ARGS)
 
 	if (out_desc->natts != 2 ||
 		TupleDescAttr(out_desc, 0)->atttypid != close_pass_key_type(kept->pass) ||
-		TupleDescAttr(out_desc, 1)->atttypid != rating_type_of(fcinfo))
+		TupleDescAttr(out_desc, 1)->atttypid != glicko2_extension_rating_type())
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),
 				errmsg("glicko2_close_new_players needs the column definition list (player %s, rating glicko2_rating)",

@@ -529,14 +529,6 @@ receive_player(TupleTableSlot *slot, DestReceiver *self)
 	return true;
 }
 
-/* The schema of the calling function, the extension's: where
- * glicko2_row_taken is, named in full in the delete. */
-static const char *
-own_schema(FunctionCallInfo fcinfo)
-{
-	return get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid));
-}
-
 /* Arguments that must not be NULL (names[i] NULL: may be). */
 static void
 check_not_null(FunctionCallInfo fcinfo, const char *const *names, int n)
@@ -594,8 +586,7 @@ refuse_delete_rules(Oid relid, const char *relname)
 static void
 take_queue(Oid relid, Oid key_type, int team_size, int teams, double max_gap, double widen,
 		   const char *player_column, const char *rating_column,
-		   const char *queued_column, Oid rating_type, const char *extschema,
-		   TakenQueue *q)
+		   const char *queued_column, Oid rating_type, TakenQueue *q)
 {
 	char	   *relname,
 			   *qualified,
@@ -708,7 +699,7 @@ take_queue(Oid relid, Oid key_type, int team_size, int teams, double max_gap, do
 		/* A sequential scan filtered by the set (matchmaking_taken.c says why not a
 		 * TID scan); a generic plan, so the set is not copied into it. */
 		sql = psprintf("DELETE FROM ONLY %s WHERE %s.glicko2_row_taken(ctid, $1)",
-					   qualified, quote_identifier(extschema));
+					   qualified, GLICKO2_INTERNAL_SCHEMA);
 		plan = SPI_prepare_cursor(sql, 1, &argtype, CURSOR_OPT_GENERIC_PLAN);
 		if (plan == NULL)
 			elog(ERROR, "preparing the delete from queue %s failed", relname);
@@ -740,8 +731,7 @@ glicko2_pair_sql(PG_FUNCTION_ARGS)
 	take_queue(PG_GETARG_OID(0), TupleDescAttr(desc, 0)->atttypid, 1, 2,
 			   PG_ARGISNULL(2) ? INFINITY : PG_GETARG_FLOAT8(2),
 			   PG_GETARG_FLOAT8(3), NameStr(*PG_GETARG_NAME(4)), NameStr(*PG_GETARG_NAME(5)),
-			   NameStr(*PG_GETARG_NAME(6)), TupleDescAttr(desc, 4)->atttypid,
-			   own_schema(fcinfo), &q);
+			   NameStr(*PG_GETARG_NAME(6)), TupleDescAttr(desc, 4)->atttypid, &q);
 
 	/* The pairs in rating order; team 1 is the higher rated of each. */
 	for (int g = 0; g < q.games; g++)
@@ -826,8 +816,7 @@ glicko2_lobbies_sql(PG_FUNCTION_ARGS)
 	take_queue(PG_GETARG_OID(0), TupleDescAttr(desc, 2)->atttypid, PG_GETARG_INT32(2), teams,
 			   PG_ARGISNULL(4) ? INFINITY : PG_GETARG_FLOAT8(4), PG_GETARG_FLOAT8(5),
 			   NameStr(*PG_GETARG_NAME(6)), NameStr(*PG_GETARG_NAME(7)),
-			   NameStr(*PG_GETARG_NAME(8)), TupleDescAttr(desc, 3)->atttypid,
-			   own_schema(fcinfo), &q);
+			   NameStr(*PG_GETARG_NAME(8)), TupleDescAttr(desc, 3)->atttypid, &q);
 	size = PG_GETARG_INT32(2) * teams;
 
 	members = palloc(sizeof(QueuedPlayer *) * (q.placed ? q.placed : 1));

@@ -10,6 +10,10 @@
 #include "storage/block.h"
 #include "storage/itemptr.h"
 
+/* The schema of glicko2_row_taken and the extension's other internal
+ * helpers (created by sql/types.sql). */
+#define GLICKO2_INTERNAL_SCHEMA "glicko2_internal"
+
 /* An empty set with room for rows up to last_block (relname for the error
  * when that is too large); taken_rows_add puts a row in. */
 extern bytea *taken_rows_new(BlockNumber last_block, const char *relname);

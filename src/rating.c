@@ -6,11 +6,17 @@
 
 #include <math.h>
 
+#include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_extension.h"
 #include "catalog/pg_type.h"
+#include "commands/extension.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
+#include "utils/fmgroids.h"
 #include "utils/syscache.h"
 
 #include "rating.h"
@@ -291,6 +297,33 @@ glicko2_rating_type(Oid namespace)
 	if (!OidIsValid(type))
 		elog(ERROR, "type glicko2_rating not found in schema %u", namespace);
 	return type;
+}
+
+/*
+ * The glicko2_rating type of the installed extension, for the helpers in
+ * schema glicko2_internal (the type is in the extension's own schema).
+ */
+Oid
+glicko2_extension_rating_type(void)
+{
+	Oid			extension = get_extension_oid("glicko2", false);
+	Oid			namespace = InvalidOid;
+	Relation	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+
+	ScanKeyInit(&key, Anum_pg_extension_oid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(extension));
+	scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
+	tuple = systable_getnext(scan);
+	if (HeapTupleIsValid(tuple))
+		namespace = ((Form_pg_extension) GETSTRUCT(tuple))->extnamespace;
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	if (!OidIsValid(namespace))
+		elog(ERROR, "extension glicko2 (%u) not found", extension);
+	return glicko2_rating_type(namespace);
 }
 
 /* A rating as a composite of `desc`, a blessed glicko2_rating descriptor. */

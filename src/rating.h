@@ -106,6 +106,7 @@ extern void arg_glicko1_or_unrated(FunctionCallInfo fcinfo, int n,
 extern Datum glicko2_get_datum(FunctionCallInfo fcinfo, const Glicko2Rating *r);
 extern Datum glicko2_rating_datum(TupleDesc desc, const Glicko2Rating *r);
 extern Oid	glicko2_rating_type(Oid namespace);
+extern Oid	glicko2_extension_rating_type(void);
 
 /* A team function's method argument: 'sum', 'mean', 'individual' or
  * 'composite' (src/matches.c), or an ERROR. */

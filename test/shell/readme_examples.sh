@@ -131,15 +131,17 @@ if [[ " ${files[*]} " == *" README.md "* ]]; then
 fi
 
 # docs/reference.md names every object of the extension: each routine,
-# type, table and event trigger that CREATE EXTENSION makes.
+# type, table, event trigger and schema that CREATE EXTENSION makes.
 if [[ " ${files[*]} " == *" docs/reference.md "* ]]; then
   missing=$(psql -X -At -d glicko2_doc_reference -c "
-    SELECT DISTINCT coalesce(p.proname::text, t.typname::text, c.relname::text, e.evtname::text)
+    SELECT DISTINCT coalesce(p.proname::text, t.typname::text, c.relname::text, e.evtname::text,
+                             n.nspname::text)
     FROM pg_depend d
     LEFT JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
     LEFT JOIN pg_type t ON d.classid = 'pg_type'::regclass AND t.oid = d.objid
     LEFT JOIN pg_class c ON d.classid = 'pg_class'::regclass AND c.oid = d.objid
     LEFT JOIN pg_event_trigger e ON d.classid = 'pg_event_trigger'::regclass AND e.oid = d.objid
+    LEFT JOIN pg_namespace n ON d.classid = 'pg_namespace'::regclass AND n.oid = d.objid
     WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
       AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'glicko2')
     ORDER BY 1" | while read -r name; do

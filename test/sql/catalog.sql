@@ -1,7 +1,8 @@
 -- The extension's installed objects as the catalog records them: kind,
 -- schema, name and, for routines, the arguments with their names (so a
--- rename shows here).  Left out: the implicit array types and table row
--- types that 17 and later record as members.
+-- rename shows here).  The documented API is in the extension's schema, the
+-- internal helpers in glicko2_internal.  Left out: the implicit array types
+-- and table row types that 17 and later record as members.
 -- Unaligned, one object a line, so a change shows as that line alone.
 \pset format unaligned
 SELECT i.type, coalesce(i.schema, '') AS schema,

@@ -332,56 +332,56 @@ ORDER BY ratings::text;
 -- what was read; refused for another key type, a player it did not read, a
 -- handle that is not (or no longer) kept.  The end of the transaction frees it,
 -- and so does the rollback of a subtransaction that computed it.
-SELECT glicko2_close_result(0, 1);
+SELECT glicko2_internal.glicko2_close_result(0, 1);
 BEGIN;
-SELECT k.handle AS kept, k.sides FROM glicko2_close_compute(
+SELECT k.handle AS kept, k.sides FROM glicko2_internal.glicko2_close_compute(
   'SELECT player_id, rating FROM close_paths.base',
   'SELECT player_id, opponent_id, score FROM close_paths.games WHERE period = CAST($1 AS int)',
   0.5, 350, 'period 1', NULL, '1') k \gset
 SELECT :sides AS sides, (SELECT 2 * count(*) FROM games WHERE period = 1) AS expected_sides;
 SAVEPOINT s;
-SELECT glicko2_close_result(:kept, 3::bigint);
+SELECT glicko2_internal.glicko2_close_result(:kept, 3::bigint);
 ROLLBACK TO s;
-SELECT glicko2_close_result(:kept, 9999);
+SELECT glicko2_internal.glicko2_close_result(:kept, 9999);
 ROLLBACK TO s;
-SELECT player_id, glicko2_close_result(:kept, player_id) = rating AS as_expected
+SELECT player_id, glicko2_internal.glicko2_close_result(:kept, player_id) = rating AS as_expected
 FROM expected WHERE player_id IN (3, 2, 1) ORDER BY player_id DESC;
 SELECT count(*) AS new_players, count(*) FILTER (WHERE n.rating = e.rating) AS as_expected
-FROM glicko2_close_new_players(:kept) AS n(player int, rating glicko2_rating)
+FROM glicko2_internal.glicko2_close_new_players(:kept) AS n(player int, rating glicko2_rating)
 JOIN expected e ON e.player_id = n.player;
-SELECT * FROM glicko2_close_new_players(:kept) AS n(player bigint, rating glicko2_rating);
+SELECT * FROM glicko2_internal.glicko2_close_new_players(:kept) AS n(player bigint, rating glicko2_rating);
 ROLLBACK TO s;
-SELECT written, played FROM glicko2_close_finish(:kept);
+SELECT written, played FROM glicko2_internal.glicko2_close_finish(:kept);
 \set VERBOSITY sqlstate
-SELECT written, played FROM glicko2_close_finish(:kept);
+SELECT written, played FROM glicko2_internal.glicko2_close_finish(:kept);
 \set VERBOSITY default
 ROLLBACK;
 BEGIN;
-SELECT k.handle AS kept FROM glicko2_close_compute(
+SELECT k.handle AS kept FROM glicko2_internal.glicko2_close_compute(
   'SELECT player_id, rating FROM close_paths.base',
   'SELECT player_id, opponent_id, score FROM close_paths.games WHERE period = CAST($1 AS int)',
   0.5, 350, 'period 1', NULL, '1') k \gset
 COMMIT;
 \set VERBOSITY sqlstate
-SELECT glicko2_close_result(:kept, 1);
+SELECT glicko2_internal.glicko2_close_result(:kept, 1);
 \set VERBOSITY default
 
 BEGIN;
 SAVEPOINT released;
-SELECT k.handle AS kept FROM glicko2_close_compute(
+SELECT k.handle AS kept FROM glicko2_internal.glicko2_close_compute(
   'SELECT player_id, rating FROM close_paths.base',
   'SELECT player_id, opponent_id, score FROM close_paths.games WHERE period = CAST($1 AS int)',
   0.5, 350, 'period 1', NULL, '1') k \gset
 RELEASE released;
-SELECT glicko2_close_result(:kept, 1) = rating AS kept_after_release FROM expected WHERE player_id = 1;
+SELECT glicko2_internal.glicko2_close_result(:kept, 1) = rating AS kept_after_release FROM expected WHERE player_id = 1;
 SAVEPOINT rolled_back;
-SELECT k.handle AS kept FROM glicko2_close_compute(
+SELECT k.handle AS kept FROM glicko2_internal.glicko2_close_compute(
   'SELECT player_id, rating FROM close_paths.base',
   'SELECT player_id, opponent_id, score FROM close_paths.games WHERE period = CAST($1 AS int)',
   0.5, 350, 'period 1', NULL, '1') k \gset
 ROLLBACK TO rolled_back;
 \set VERBOSITY sqlstate
-SELECT glicko2_close_result(:kept, 1);
+SELECT glicko2_internal.glicko2_close_result(:kept, 1);
 \set VERBOSITY default
 ROLLBACK;
 RESET client_min_messages;

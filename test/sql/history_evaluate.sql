@@ -89,7 +89,7 @@ CREATE TABLE renamed (week date, home text, away text, result numeric);
 INSERT INTO renamed SELECT * FROM tiny;
 SELECT bool_and(a.log_loss = b.log_loss AND a.brier = b.brier) AS renamed_same
 FROM glicko2_evaluate('tiny') a
-JOIN glicko2_evaluate('renamed', period_column => 'week', player_column => 'home',
+JOIN glicko2_evaluate('renamed', period_column => 'week', game_player_column => 'home',
                       opponent_column => 'away', score_column => 'result') b
   ON a.period IS NOT DISTINCT FROM b.period;
 -- A smaller starting RD changes the predictions after period 1 (0.604106

@@ -129,7 +129,7 @@ CREATE TABLE "Odd ""League""" ("Period" bigint, "Match" text, "Player" text, "Si
 INSERT INTO "Odd ""League""" SELECT period, 'm' || match_id, 'p' || player_id, 't' || team, place FROM mean_league;
 SELECT (SELECT log_loss FROM glicko2_fit_matches('fit."Odd ""League"""', ARRAY['mean'], '{0.5}',
                                                    period_column => 'Period', match_column => 'Match',
-                                                   player_column => 'Player', team_column => 'Side',
+                                                   match_player_column => 'Player', team_column => 'Side',
                                                    place_column => 'Rank'))
        - (SELECT log_loss FROM fit_mean WHERE method = 'mean') BETWEEN -1e-12 AND 1e-12 AS same_with_other_keys;
 -- (Text keys number the players in another order, so a period's sums may

@@ -175,13 +175,13 @@ SELECT count(*) AS still_queued FROM ONLY loose;
 -- The delete's filter: bit block * MaxHeapTuplesPerPage + line pointer - 1
 -- of the bitmap, least significant first; line pointer 0 and rows beyond the
 -- bitmap are not in it.
-SELECT glicko2_row_taken('(0,1)', '\x01') AS first_row,
-       glicko2_row_taken('(0,2)', '\x01') AS second_row,
-       glicko2_row_taken('(0,9)', '\x0001') AS ninth_row,
-       glicko2_row_taken('(0,0)', '\xff') AS line_pointer_0,
-       glicko2_row_taken('(0,17)', '\xffff') AS beyond,
-       glicko2_row_taken('(4000,1)', '\xff') AS far_beyond,
-       glicko2_row_taken('(0,1)', '') AS empty_set;
+SELECT glicko2_internal.glicko2_row_taken('(0,1)', '\x01') AS first_row,
+       glicko2_internal.glicko2_row_taken('(0,2)', '\x01') AS second_row,
+       glicko2_internal.glicko2_row_taken('(0,9)', '\x0001') AS ninth_row,
+       glicko2_internal.glicko2_row_taken('(0,0)', '\xff') AS line_pointer_0,
+       glicko2_internal.glicko2_row_taken('(0,17)', '\xffff') AS beyond,
+       glicko2_internal.glicko2_row_taken('(4000,1)', '\xff') AS far_beyond,
+       glicko2_internal.glicko2_row_taken('(0,1)', '') AS empty_set;
 -- A queue over many pages, some players left waiting: exactly the paired
 -- rows are deleted, on every page, and nobody else.
 CREATE TABLE paged (player_id int PRIMARY KEY, rating glicko2_rating, queued_at timestamptz)

@@ -77,6 +77,21 @@ WHERE d.deptype = 'e'
         AND NOT coalesce('search_path=pg_catalog, pg_temp' = ANY (p.proconfig), false))
        OR p.prosecdef);
 
+-- The internal helpers' schema: every role may use it, none but its owner
+-- may create in it (a function planted there would be called by the
+-- documented functions).  Every routine of the extension is in the
+-- extension's schema or in glicko2_internal.
+SELECT n.nspname, a.privilege_type,
+       CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE 'another role' END AS grantee
+FROM pg_namespace n, aclexplode(n.nspacl) a
+WHERE n.nspname = 'glicko2_internal' AND a.grantee <> n.nspowner
+ORDER BY 1, 2;
+SELECT p.pronamespace::regnamespace AS schema, count(*) AS routines
+FROM pg_depend d
+JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'glicko2') AND d.deptype = 'e'
+GROUP BY 1 ORDER BY 1;
+
 -- Calls from a session whose search_path puts the attacker's schema before
 -- pg_catalog, with exact-signature shadows of what a body might call.  The
 -- results are collected first and printed after RESET, so that printing
@@ -200,11 +215,24 @@ CREATE OPERATOR trap.>= (LEFTARG = integer, RIGHTARG = integer, FUNCTION = trap.
 CREATE FUNCTION trap.float8_arith(float8, float8) RETURNS float8 LANGUAGE plpgsql AS
   $$BEGIN PERFORM trap.escalate('-(float8, float8)'); RETURN 0; END$$;
 CREATE OPERATOR trap.- (LEFTARG = float8, RIGHTARG = float8, FUNCTION = trap.float8_arith);
+-- A schema named like the internal one, planted first, makes CREATE
+-- EXTENSION fail instead of installing into it.
+CREATE SCHEMA glicko2_internal;
+CREATE FUNCTION glicko2_internal.glicko2_column_type(rel regclass, col name, argument text)
+  RETURNS regtype LANGUAGE plpgsql AS
+  $$BEGIN PERFORM trap.escalate('glicko2_column_type'); RETURN NULL; END$$;
+CREATE EXTENSION glicko2 SCHEMA trap;
+DROP SCHEMA glicko2_internal CASCADE;
 CREATE EXTENSION glicko2 SCHEMA trap;
 SELECT trap.glicko2_period(trap.glicko2_rating(1500, 200, 0.06), trap.glicko2_rating(1400, 30), 1);
 RESET ROLE;
 SELECT rolsuper FROM pg_roles WHERE rolname = 'regress_glicko2_installer';
 SELECT e.extname, e.extowner::regrole, n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace;
+-- Another role may use the internal schema, not create in it.
+CREATE ROLE regress_glicko2_other;
+SELECT has_schema_privilege('regress_glicko2_other', 'glicko2_internal', 'USAGE') AS other_may_use,
+       has_schema_privilege('regress_glicko2_other', 'glicko2_internal', 'CREATE') AS other_may_create;
+DROP ROLE regress_glicko2_other;
 
 \c :regression_db
 DROP DATABASE glicko2_security;
