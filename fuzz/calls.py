@@ -429,13 +429,13 @@ class Fuzzer:
 
     def read_procs(self):
         rows = self.admin.execute("""
-          SELECT p.oid, p.proname, p.prokind, p.proretset, p.provariadic <> 0,
+          SELECT p.oid, quote_ident(n.nspname) || '.' || quote_ident(p.proname), p.prokind, p.proretset, p.provariadic <> 0,
                  coalesce(p.proargnames, '{}'), p.pronargs, p.pronargdefaults,
                  ARRAY(SELECT format_type(t, NULL) FROM unnest(p.proargtypes::oid[]) t),
                  format_type(p.prorettype, NULL),
                  coalesce(p.proargmodes::text[], '{}'),
                  pg_get_function_identity_arguments(p.oid)
-          FROM pg_proc p
+          FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
           JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
           JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'glicko2'
           ORDER BY p.proname, p.oid""").fetchall()
@@ -444,7 +444,8 @@ class Fuzzer:
             innames = [n for n, m in zip(argnames, modes or ['i'] * len(argnames)) if m in ('i', 'b', 'v')] \
                 if modes else list(argnames)
             innames += [''] * (nargs - len(innames))
-            procs.append(dict(oid=oid, name=name, kind=kind, retset=retset, variadic=variadic,
+            qname, name = name, name.split('.')[-1].strip('"')
+            procs.append(dict(oid=oid, name=name, qname=qname, kind=kind, retset=retset, variadic=variadic,
                               argnames=innames[:nargs], nargs=nargs, ndef=ndef, types=types,
                               rettype=rettype, ident=ident,
                               outcols=[n for n, m in zip(argnames, modes) if m in ('o', 't')]))
@@ -690,7 +691,7 @@ class Fuzzer:
                 v = 'VARIADIC ' + v
             vals.append(v)
         args = ', '.join(vals)
-        name = proc['name']
+        name = proc['qname']
         pre = ''
         if 'handle' in proc['argnames'] and 'h.handle' in args:
             r, g = w.rels.get('ratings'), w.rels.get('games')
@@ -735,7 +736,7 @@ class Fuzzer:
             rows.append('(' + ', '.join(['1'] + vals) + ')')
         cols = ', '.join(f'a{i}' for i in range(proc['nargs']))
         typed = ', '.join(f'a{i}::{t}' for i, t in enumerate(proc['types']))
-        call = f"{proc['name']}({typed})"
+        call = f"{proc['qname']}({typed})"
         if rng.random() < 0.1:
             # a period of many games (SPEC: 10 000), generated in the server
             plan['huge'] = True
@@ -758,7 +759,7 @@ class Fuzzer:
         if form == 'filter':
             return f"SELECT {call} FILTER (WHERE random() < 2) FROM {src}"
         if form == 'order':
-            return f"SELECT {proc['name']}({typed} ORDER BY a1::text) FROM {src}"
+            return f"SELECT {proc['qname']}({typed} ORDER BY a1::text) FROM {src}"
         return f"SELECT {call} FROM {src}"
 
     def plan_live(self):
@@ -870,6 +871,55 @@ class Fuzzer:
         plan['pre'] = pre
         plan['sql'] = sql
         return plan
+
+    def plan_trigger(self):
+        """Any trigger function of the extension (from the catalog) attached with
+        fuzzed arguments, timing and level to a table of a world, then fired by
+        rows copied from that table, an UPDATE or a DELETE."""
+        rng = self.rng
+        triggers = [p for p in self.procs if p['rettype'] == 'trigger']
+        proc = rng.choice(triggers)
+        w = self.worlds[rng.choice(list(self.worlds))]
+        logical = rng.choice([k for k in ('matches', 'live', 'games', 'ratings', 'queue') if k in w.rels])
+        rel = w.rels[logical]
+        args = [rng.choice(["'ratings'", "'nonexistent'", "''", "'games'", "'matches'", "'pg_class'",
+                            lit(ODD_NAMES['ratings'])])]
+        for _ in range(rng.randint(0, 3)):
+            args.append(lit(rng.choice(['method=sum', 'method=mean', 'method=individual', 'method=composite',
+                                        'method=x', 'method=', 'tau=NaN', 'tau=-1', 'tau=0.5', 'tau=1e308',
+                                        'max_rd=none', 'max_rd=0', 'period=1 day', 'period=-1 day',
+                                        'period=0', 'period_column=period', 'period_column=x', 'player_column=x',
+                                        'match_column=team', 'team_column=place', 'place_column=player_id',
+                                        'weight_column=score', 'played_at_column=x', 'foo=bar', '='])))
+        level = rng.choice(['ROW', 'STATEMENT', 'STATEMENT'])
+        timing = rng.choice(['AFTER INSERT', 'AFTER INSERT', 'BEFORE INSERT', 'AFTER UPDATE', 'AFTER DELETE'])
+        ref = ''
+        if level == 'STATEMENT' and timing.startswith('AFTER') and rng.random() < 0.8:
+            ref = ' REFERENCING ' + {'INSERT': 'NEW TABLE AS n', 'UPDATE': 'OLD TABLE AS o NEW TABLE AS n',
+                                     'DELETE': 'OLD TABLE AS o'}[timing.split()[1]]
+        pre = [f"CREATE TRIGGER fuzz_any {timing} ON {rel}{ref} FOR EACH {level} "
+               f"EXECUTE FUNCTION {proc['qname']}({', '.join(args)})"]
+        verb = timing.split()[1]
+        if verb == 'INSERT':
+            sql = f"INSERT INTO {rel} SELECT * FROM {rel} LIMIT {rng.choice([1, 2, 8])}"
+        elif verb == 'UPDATE':
+            sql = f"UPDATE {rel} SET {self.some_col(w, logical)}"
+        else:
+            sql = f"DELETE FROM {rel}"
+        return dict(proc=proc['name'], world=w.kind, op='trigger', w=w, pre=pre, sql=sql, custom_trigger=True)
+
+    def some_col(self, w, logical):
+        """col = col for a column of that table (an UPDATE that changes nothing)."""
+        if w.kind == 'nocols':
+            col = {'matches': 'z', 'live': 'v', 'games': 'x', 'ratings': 'id', 'queue': 'w'}[logical]
+        elif w.kind == 'wrong':
+            col = 'player_id'
+        else:
+            col = {'matches': w.cols['match_column'], 'live': w.cols['opponent_column'],
+                   'games': w.cols['score_column'], 'ratings': w.cols['rating_column'],
+                   'queue': w.cols['rating_column']}[logical]
+        q = '"' + col.replace('"', '""') + '"'
+        return f"{q} = {q}"
 
     def plan_partition(self):
         """A partition created in / attached to a guarded partitioned games table
@@ -1091,6 +1141,8 @@ class Fuzzer:
             return self.plan_guard()
         if r < 0.22:
             return self.plan_partition()
+        if r < 0.27:
+            return self.plan_trigger()
         callable_procs = [p for p in self.procs if 'internal' not in p['types']
                           and p['rettype'] not in ('trigger', 'event_trigger')]
         return self.plan_call(rng.choice(callable_procs))

@@ -9,7 +9,7 @@
 # Then it reads the server log for crashes (a backend "terminated by
 # signal", PANIC, failed assertions) and internal errors (SQLSTATE XX...),
 # prints the errors by SQLSTATE and one summary line:
-#   statements N, touching glicko2 N, crashes N, internal errors N
+#   statements N, touching glicko2 N, crashes N, internal errors in glicko2 N (PostgreSQL's own: N)
 # ("touching glicko2": statements that call a glicko2 function or aggregate).
 # Exit status 0 if there was no crash and no internal error.  Uses tools/private-pg.sh, so it
 # needs no lock and leaves nothing running.
@@ -66,7 +66,15 @@ grep -hE '^(queries|error|[0-9]+\t)' "$dir"/sqlsmith.*.err | tail -40 || true
 grep -E 'terminated by signal|PANIC|TRAP:' "$dir/server.log" | head -20 || true
 echo "errors by SQLSTATE (server log):"
 grep -oE '^[0-9A-Z]{5} ERROR' "$dir/server.log" | sort | uniq -c | sort -rn | head -40 || true
-internal=$(grep -cE '^XX[0-9A-Z]{3} ERROR' "$dir/server.log" || true)
-grep -E '^XX[0-9A-Z]{3} ERROR' -A2 "$dir/server.log" | head -20 || true
-echo "statements $statements, touching glicko2 $touching, crashes $crashes, internal errors $internal"
+# Internal errors: glicko2's own are those whose message or context names
+# glicko2 (sqlsmith also reaches PostgreSQL's own XX000s, e.g. "invalid
+# INTERVAL typmod" from format_type with a random typmod).
+awk '/^XX[0-9A-Z][0-9A-Z][0-9A-Z] ERROR/ { if (msg != "") print (ours ? "glicko2: " : "core:    ") msg; msg = $0; ours = ($0 ~ /glicko/); next }
+     msg != "" && /^XX[0-9A-Z][0-9A-Z][0-9A-Z] CONTEXT/ && /glicko/ { ours = 1 }
+     END { if (msg != "") print (ours ? "glicko2: " : "core:    ") msg }' "$dir/server.log" |
+  sort | uniq -c | sort -rn >"$dir/internal" || true
+cat "$dir/internal"
+internal=$(awk '$2 == "glicko2:" { n += $1 } END { print n + 0 }' "$dir/internal")
+core=$(awk '$2 == "core:" { n += $1 } END { print n + 0 }' "$dir/internal")
+echo "statements $statements, touching glicko2 $touching, crashes $crashes, internal errors in glicko2 $internal (PostgreSQL's own: $core)"
 [ "$crashes" -eq 0 ] && [ "$internal" -eq 0 ]
