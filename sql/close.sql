@@ -66,28 +66,20 @@ COMMENT ON FUNCTION glicko2_internal.glicko2_require_written(regclass, bigint, b
 -- The type of a column, or an error naming the column and the argument that names it.
 CREATE FUNCTION glicko2_internal.glicko2_column_type(rel regclass, col name, argument text)
   RETURNS regtype
-  LANGUAGE plpgsql STABLE PARALLEL SAFE
-  SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-  t regtype;
-BEGIN
-  IF col IS NULL THEN
-    RAISE EXCEPTION '% must not be NULL', argument USING ERRCODE = '22004';
-  END IF;
-  SELECT a.atttypid::regtype INTO t
-  FROM pg_attribute a
-  WHERE a.attrelid = rel AND a.attname = col AND a.attnum > 0 AND NOT a.attisdropped;
-  IF t IS NULL THEN
-    RAISE EXCEPTION 'column "%" of relation % does not exist', col, rel
-      USING ERRCODE = '42703',
-            HINT = format('Name the column with %s => ''...''.', argument);
-  END IF;
-  RETURN t;
-END
-$$;
+  AS 'MODULE_PATHNAME', 'glicko2_column_type_sql'
+  LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION glicko2_internal.glicko2_column_type(regclass, name, text) IS
   'Helper of glicko2_close_period: the type of column col of rel, or an error naming the column and the argument that names it';
+
+-- Is the column alone a unique key: a valid, immediate, non-partial unique
+-- index or primary key whose one key column it is (the rule of every caller:
+-- the closes here, the live trigger and the matchmaking queue in C).
+CREATE FUNCTION glicko2_internal.glicko2_unique_key(rel regclass, col name)
+  RETURNS boolean
+  AS 'MODULE_PATHNAME', 'glicko2_unique_key_sql'
+  LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_internal.glicko2_unique_key(regclass, name) IS
+  'Helper of the closes: whether the column alone is a unique key (a valid, immediate, non-partial unique index or primary key whose one key column it is); false for a column that does not exist';
 
 -- What a guard trigger (glicko2_refuse_closed_games) covers.  Its arguments
 -- name ratings tables (unqualified: in the schema of the trigger's table)
@@ -436,10 +428,9 @@ BEGIN
     RAISE EXCEPTION 'column "%" of % is not a glicko2_rating', rating_column, ratings
       USING ERRCODE = '42804';
   END IF;
-  IF NOT EXISTS (
-      SELECT FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
-      WHERE i.indrelid = ratings AND i.indisunique AND i.indnatts = 1 AND i.indpred IS NULL
-        AND a.attname = player_column AND a.attnotnull) THEN
+  IF NOT (glicko2_internal.glicko2_unique_key(ratings, player_column)
+          AND EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = ratings
+                        AND a.attname = player_column AND a.attnotnull)) THEN
     RAISE EXCEPTION 'column "%" of % is not a NOT NULL unique key', player_column, ratings
       USING ERRCODE = '42P10',
             DETAIL = 'Each player must have exactly one row in the ratings table.',
@@ -473,19 +464,8 @@ COMMENT ON FUNCTION glicko2_internal.glicko2_close_check(text, regclass, regclas
 CREATE FUNCTION glicko2_internal.glicko2_key_column_check(source regclass, col name, argument text,
                                          ratings regclass, player_column name, key_type regtype)
   RETURNS void
-  LANGUAGE plpgsql STABLE PARALLEL SAFE
-  SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-  t regtype := glicko2_internal.glicko2_column_type(source, col, argument);
-BEGIN
-  IF t <> key_type AND NOT (t IN ('int2', 'int4', 'int8') AND key_type IN ('int2', 'int4', 'int8')) THEN
-    RAISE EXCEPTION 'column "%" of % is %, but player column "%" of % is %',
-                    col, source, t, player_column, ratings, key_type
-      USING ERRCODE = '42804';
-  END IF;
-END
-$$;
+  AS 'MODULE_PATHNAME', 'glicko2_key_column_check_sql'
+  LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION glicko2_internal.glicko2_key_column_check(regclass, name, text, regclass, name, regtype) IS
   'Helper of glicko2_close_period and glicko2_close_matches: refuses a column of player keys whose type is not the ratings key''s (integer types mix), naming both columns';
 

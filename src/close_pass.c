@@ -78,6 +78,7 @@
 
 #include "close_pass.h"
 #include "memory.h"
+#include "relation.h"
 #include "rating.h"
 #include "executor_rows.h"
 
@@ -818,8 +819,7 @@ close_pass_run(MemoryContext parent, Oid rating_type, const ClosePassArgs *args)
 	pass->key_collation = TupleDescAttr(portal->tupDesc, 0)->attcollation;
 	check_column(portal->tupDesc, 1, pass->rating_type, "the ratings query", "rating");
 	get_typlenbyval(pass->key_type, &pass->key_typlen, &pass->key_typbyval);
-	pass->key_is_integer = pass->key_type == INT2OID || pass->key_type == INT4OID ||
-		pass->key_type == INT8OID;
+	pass->key_is_integer = glicko_is_integer_type(pass->key_type);
 	typcache = lookup_type_cache(pass->key_type,
 								 TYPECACHE_HASH_PROC_FINFO | TYPECACHE_EQ_OPR_FINFO);
 	if (!OidIsValid(typcache->hash_proc_finfo.fn_oid) ||

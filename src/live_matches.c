@@ -43,6 +43,7 @@
 
 #include "core/team.h"
 #include "live_rows.h"
+#include "relation.h"
 #include "rating.h"
 #include "write_check.h"
 
@@ -218,7 +219,7 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 	resolve_column(t, COL_PLACE, matches, names[COL_PLACE], false, e->cxt);
 	resolve_column(t, COL_PLAYED_AT, matches, names[COL_PLAYED_AT], false, e->cxt);
 	place_type = t->col[COL_PLACE].type;
-	if (!glicko_live_is_integer_type(place_type))
+	if (!glicko_is_integer_type(place_type))
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),
 				errmsg("column \"%s\" of %s is %s, not an integer", names[COL_PLACE],
@@ -229,7 +230,7 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 		resolve_column(t, COL_WEIGHT, matches, names[COL_WEIGHT], false, e->cxt);
 		weight_type = t->col[COL_WEIGHT].type;
 		if (weight_type != FLOAT8OID && weight_type != FLOAT4OID &&
-			weight_type != NUMERICOID && !glicko_live_is_integer_type(weight_type))
+			weight_type != NUMERICOID && !glicko_is_integer_type(weight_type))
 			ereport(ERROR,
 					errcode(ERRCODE_DATATYPE_MISMATCH),
 					errmsg("column \"%s\" of %s is %s, not a number", names[COL_WEIGHT],

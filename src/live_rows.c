@@ -23,6 +23,7 @@
 
 #include "live_game.h"
 #include "live_rows.h"
+#include "relation.h"
 #include "rating.h"
 
 const Glicko2Rating glicko_live_unrated = {
@@ -103,15 +104,8 @@ glicko_live_common_option(const char *name, const char *value, GlickoLiveOptions
 AttrNumber
 glicko_live_column_attnum(Oid relid, const char *column, const char *option)
 {
-	AttrNumber	attnum = get_attnum(relid, column);
-
-	if (attnum == InvalidAttrNumber || attnum < 0)
-		ereport(ERROR,
-				errcode(ERRCODE_UNDEFINED_COLUMN),
-				errmsg("column \"%s\" of relation %s does not exist",
-					   column, get_rel_name(relid)),
-				errhint("Name the column with the trigger argument '%s=...'.", option));
-	return attnum;
+	return glicko_column_attnum(relid, column,
+								psprintf("Name the column with the trigger argument '%s=...'.", option));
 }
 
 void
@@ -125,12 +119,6 @@ glicko_live_require_type(Oid relid, AttrNumber attnum, Oid want, const char *wan
 				errmsg("column \"%s\" of %s is %s, not %s",
 					   get_attname(relid, attnum, false), get_rel_name(relid),
 					   format_type_be(type), want_name));
-}
-
-bool
-glicko_live_is_integer_type(Oid type)
-{
-	return type == INT2OID || type == INT4OID || type == INT8OID;
 }
 
 char *
@@ -158,24 +146,11 @@ glicko_live_qualified_equality(Oid type, const char *what)
 	return result;
 }
 
-/* ERROR unless the ratings key has a unique index of its own (ON CONFLICT needs it). */
+/* ERROR unless the ratings key is a unique key (relation.c's rule; ON CONFLICT needs it). */
 static void
 require_unique_key(Oid relid, AttrNumber attnum, const char *column)
 {
-	Datum		args[2] = {ObjectIdGetDatum(relid), Int16GetDatum(attnum)};
-	Oid			types[2] = {OIDOID, INT2OID};
-	bool		isnull;
-	int			ret;
-
-	ret = SPI_execute_with_args(
-		"SELECT EXISTS (SELECT FROM pg_catalog.pg_index i"
-		" WHERE i.indrelid OPERATOR(pg_catalog.=) $1 AND i.indisunique AND i.indimmediate"
-		" AND i.indnatts OPERATOR(pg_catalog.=) 1 AND i.indkey[0] OPERATOR(pg_catalog.=) $2"
-		" AND i.indpred IS NULL AND i.indexprs IS NULL)",
-		2, types, args, NULL, true, 1);
-	if (ret != SPI_OK_SELECT || SPI_processed != 1)
-		elog(ERROR, "could not read the indexes of relation %u", relid);
-	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
+	if (!glicko_unique_key(relid, attnum))
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
 				errmsg("column \"%s\" of %s is not a unique key", column, get_rel_name(relid)),
@@ -220,8 +195,7 @@ glicko_live_open_ratings(GlickoLiveRatings *rt, const GlickoLiveOptions *opt,
 	MemoryContextSwitchTo(old);
 	glicko_live_require_type(rt->relid, rated_at_attnum, TIMESTAMPTZOID, "timestamptz");
 	rt->key_type = get_atttype(rt->relid, key_attnum);
-	if (rt->key_type != source_key_type &&
-		!(glicko_live_is_integer_type(rt->key_type) && glicko_live_is_integer_type(source_key_type)))
+	if (!glicko_keys_match(rt->key_type, source_key_type))
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),
 				errmsg("column \"%s\" of %s is %s, but player column \"%s\" of %s is %s",

@@ -51,8 +51,6 @@ extern AttrNumber glicko_live_column_attnum(Oid relid, const char *column, const
 extern void glicko_live_require_type(Oid relid, AttrNumber attnum, Oid want,
 									 const char *want_name);
 
-extern bool glicko_live_is_integer_type(Oid type);
-
 /* OPERATOR(schema.=) for the type's default equality (ERROR if it has no btree class). */
 extern char *glicko_live_qualified_equality(Oid type, const char *what);
 

@@ -28,6 +28,7 @@
 
 #include "live_game.h"
 #include "live_rows.h"
+#include "relation.h"
 #include "rating.h"
 #include "write_check.h"
 
@@ -133,7 +134,7 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 	t->key_collation = TupleDescAttr(RelationGetDescr(games), t->player_attnum - 1)->attcollation;
 	t->score_type = get_atttype(e->table_relid, t->score_attnum);
 	if (t->score_type != FLOAT8OID && t->score_type != FLOAT4OID &&
-		t->score_type != NUMERICOID && !glicko_live_is_integer_type(t->score_type))
+		t->score_type != NUMERICOID && !glicko_is_integer_type(t->score_type))
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),
 				errmsg("column \"%s\" of %s is %s, not a number", g->score_column,

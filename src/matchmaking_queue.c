@@ -35,6 +35,7 @@
 #include "matchmaking.h"
 #include "memory.h"
 #include "rating.h"
+#include "relation.h"
 #include "executor_rows.h"
 #include "matchmaking_taken.h"
 #include "write_check.h"
@@ -328,46 +329,13 @@ plan_games(TakenQueue *q, int team_size, int teams, double max_gap, double widen
 	q->placed = games * size;
 }
 
-/* Is column attnum of relid alone a unique key (a unique index on it, no predicate)? */
-static bool
-unique_column(Oid relid, AttrNumber attnum)
-{
-	Relation	rel = relation_open(relid, AccessShareLock);
-	List	   *indexes = RelationGetIndexList(rel);
-	ListCell   *lc;
-	bool		unique = false;
-
-	foreach(lc, indexes)
-	{
-		HeapTuple	tuple = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(lfirst_oid(lc)));
-		Form_pg_index index;
-
-		if (!HeapTupleIsValid(tuple))
-			continue;
-		index = (Form_pg_index) GETSTRUCT(tuple);
-		if (index->indisunique && index->indisvalid && index->indnkeyatts == 1 &&
-			index->indkey.values[0] == attnum &&
-			heap_attisnull(tuple, Anum_pg_index_indpred, NULL))
-			unique = true;
-		ReleaseSysCache(tuple);
-	}
-	list_free(indexes);
-	relation_close(rel, AccessShareLock);
-	return unique;
-}
-
 /* The number of a queue column, or an error naming it and its argument. */
 static AttrNumber
 queue_column(Oid relid, const char *relname, const char *column,
 			 const char *argument, Oid want_type, const char *want)
 {
-	AttrNumber	attnum = get_attnum(relid, column);
-
-	if (attnum == InvalidAttrNumber)
-		ereport(ERROR,
-				errcode(ERRCODE_UNDEFINED_COLUMN),
-				errmsg("column \"%s\" of relation %s does not exist", column, relname),
-				errhint("Name the column with %s => '...'.", argument));
+	AttrNumber	attnum = glicko_column_attnum(relid, column,
+											  psprintf("Name the column with %s => '...'.", argument));
 	if (OidIsValid(want_type) && get_atttype(relid, attnum) != want_type)
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -631,7 +599,7 @@ take_queue(Oid relid, Oid key_type, int team_size, int teams, double max_gap, do
 	player_attnum = queue_column(relid, relname, player_column, "player_column", InvalidOid, NULL);
 	queue_column(relid, relname, rating_column, "rating_column", rating_type, "glicko2_rating");
 	queue_column(relid, relname, queued_column, "queued_column", TIMESTAMPTZOID, "timestamptz");
-	unique = unique_column(relid, player_attnum);
+	unique = glicko_unique_key(relid, player_attnum);
 	set_key_type(relid, relname, player_attnum, key_type, &q->key);
 
 	/* Read and lock in one statement, the rows going into q. */

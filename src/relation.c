@@ -1,0 +1,148 @@
+/*
+ * relation.c — a relation's columns as every caller checks them
+ * (relation.h), and the SQL wrappers the PL/pgSQL closes call:
+ * glicko2_column_type, glicko2_key_column_check and glicko2_unique_key.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/relation.h"
+#include "catalog/pg_index.h"
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
+#include "utils/syscache.h"
+
+#include "relation.h"
+
+/* A relation as SQL prints a regclass: schema-qualified unless visible. */
+static char *
+relation_text(Oid relid)
+{
+	return DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(relid)));
+}
+
+AttrNumber
+glicko_column_attnum(Oid relid, const char *column, const char *hint)
+{
+	AttrNumber	attnum = get_attnum(relid, column);
+
+	if (attnum == InvalidAttrNumber || attnum < 0)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_COLUMN),
+				errmsg("column \"%s\" of relation %s does not exist", column, relation_text(relid)),
+				errhint("%s", hint));
+	return attnum;
+}
+
+Oid
+glicko_column_type(Oid relid, const char *column, const char *argument)
+{
+	AttrNumber	attnum;
+
+	if (column == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("%s must not be NULL", argument));
+	attnum = glicko_column_attnum(relid, column,
+								  psprintf("Name the column with %s => '...'.", argument));
+	return get_atttype(relid, attnum);
+}
+
+bool
+glicko_is_integer_type(Oid type)
+{
+	return type == INT2OID || type == INT4OID || type == INT8OID;
+}
+
+bool
+glicko_keys_match(Oid a, Oid b)
+{
+	return a == b || (glicko_is_integer_type(a) && glicko_is_integer_type(b));
+}
+
+bool
+glicko_unique_key(Oid relid, AttrNumber attnum)
+{
+	Relation	rel = relation_open(relid, AccessShareLock);
+	List	   *indexes = RelationGetIndexList(rel);
+	ListCell   *lc;
+	bool		unique = false;
+
+	foreach(lc, indexes)
+	{
+		HeapTuple	tuple = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(lfirst_oid(lc)));
+		Form_pg_index index;
+
+		if (!HeapTupleIsValid(tuple))
+			elog(ERROR, "cache lookup failed for index %u", lfirst_oid(lc));
+		index = (Form_pg_index) GETSTRUCT(tuple);
+		if (index->indisunique && index->indisvalid && index->indimmediate &&
+			index->indnkeyatts == 1 && index->indkey.values[0] == attnum &&
+			heap_attisnull(tuple, Anum_pg_index_indpred, NULL))
+			unique = true;
+		ReleaseSysCache(tuple);
+	}
+	list_free(indexes);
+	relation_close(rel, AccessShareLock);
+	return unique;
+}
+
+/* glicko2_column_type(rel, col, argument): the column's type, or an error
+ * naming the argument that named it. */
+PG_FUNCTION_INFO_V1(glicko2_column_type_sql);
+Datum
+glicko2_column_type_sql(PG_FUNCTION_ARGS)
+{
+	const char *argument = PG_ARGISNULL(2) ? "column" : text_to_cstring(PG_GETARG_TEXT_PP(2));
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("the relation of %s must not be NULL", argument));
+	PG_RETURN_OID(glicko_column_type(PG_GETARG_OID(0),
+									 PG_ARGISNULL(1) ? NULL : NameStr(*PG_GETARG_NAME(1)),
+									 argument));
+}
+
+/* glicko2_key_column_check(source, col, argument, ratings, player_column,
+ * key_type): ERROR unless column col of source holds keys of the ratings
+ * key's type (integer types mix), naming both columns. */
+PG_FUNCTION_INFO_V1(glicko2_key_column_check_sql);
+Datum
+glicko2_key_column_check_sql(PG_FUNCTION_ARGS)
+{
+	Oid			source,
+				type,
+				key_type;
+	const char *column = PG_ARGISNULL(1) ? NULL : NameStr(*PG_GETARG_NAME(1));
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(2) || PG_ARGISNULL(3) || PG_ARGISNULL(4) || PG_ARGISNULL(5))
+		elog(ERROR, "glicko2_key_column_check needs every argument but the column");
+	source = PG_GETARG_OID(0);
+	type = glicko_column_type(source, column, text_to_cstring(PG_GETARG_TEXT_PP(2)));
+	key_type = PG_GETARG_OID(5);
+	if (!glicko_keys_match(type, key_type))
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("column \"%s\" of %s is %s, but player column \"%s\" of %s is %s",
+					   column, relation_text(source), format_type_be(type),
+					   NameStr(*PG_GETARG_NAME(4)), relation_text(PG_GETARG_OID(3)),
+					   format_type_be(key_type)));
+	PG_RETURN_VOID();
+}
+
+/* glicko2_unique_key(rel, col): is the column alone a unique key
+ * (glicko_unique_key); false for a column that does not exist. */
+PG_FUNCTION_INFO_V1(glicko2_unique_key_sql);
+Datum
+glicko2_unique_key_sql(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	AttrNumber	attnum = get_attnum(relid, NameStr(*PG_GETARG_NAME(1)));
+
+	PG_RETURN_BOOL(attnum > 0 && glicko_unique_key(relid, attnum));
+}

@@ -1,0 +1,32 @@
+/*
+ * relation.h — a relation's columns as every caller checks them (the C
+ * functions, and the PL/pgSQL closes through the SQL wrappers in
+ * relation.c): a column by name with an error naming the argument that
+ * named it, the unique-key test and the integer-key test.
+ */
+#ifndef GLICKO2_RELATION_H
+#define GLICKO2_RELATION_H
+
+#include "postgres.h"
+
+/* The number of column `column` of relid, or an ERROR (42703) naming the
+ * column and the relation, with `hint` saying how to name another. */
+extern AttrNumber glicko_column_attnum(Oid relid, const char *column, const char *hint);
+
+/* The type of column `column` of relid; errors name `argument`, the SQL
+ * argument that named the column ("Name the column with argument => '...'"). */
+extern Oid	glicko_column_type(Oid relid, const char *column, const char *argument);
+
+/* Is the type int2, int4 or int8 (player keys of these types mix)? */
+extern bool glicko_is_integer_type(Oid type);
+
+/* May keys of type a and keys of type b name the same players: the same
+ * type, or two integer types. */
+extern bool glicko_keys_match(Oid a, Oid b);
+
+/* Is column attnum of relid alone a unique key: a valid, immediate,
+ * non-partial unique index (or primary key) whose one key column it is?
+ * (Columns an index only INCLUDEs do not change what it makes unique.) */
+extern bool glicko_unique_key(Oid relid, AttrNumber attnum);
+
+#endif							/* GLICKO2_RELATION_H */
