@@ -121,7 +121,9 @@ glicko2_key_column_check_sql(PG_FUNCTION_ARGS)
 	const char *column = PG_ARGISNULL(1) ? NULL : NameStr(*PG_GETARG_NAME(1));
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(2) || PG_ARGISNULL(3) || PG_ARGISNULL(4) || PG_ARGISNULL(5))
-		elog(ERROR, "glicko2_key_column_check needs every argument but the column");
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("the arguments of glicko2_key_column_check must not be NULL"));
 	source = PG_GETARG_OID(0);
 	type = glicko_column_type(source, column, text_to_cstring(PG_GETARG_TEXT_PP(2)));
 	key_type = PG_GETARG_OID(5);
