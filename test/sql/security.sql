@@ -4,14 +4,21 @@
 -- PL/pgSQL function pins its search_path; the scripts never use CREATE OR
 -- REPLACE, IF NOT EXISTS or SECURITY DEFINER.
 
--- The installed scripts (every glicko2--*.sql of this installation); the
+-- The installed scripts (every glicko2--*.sql of this installation: under
+-- Debian's extension_destdir when the package's build-time tests set it, as
+-- pg_buildext does, else in the server's share directory); the
 -- IF NOT EXISTS looked for is DDL's, not PL/pgSQL's IF NOT EXISTS (SELECT ...).
 SELECT f AS script,
        s ~* 'create\s+or\s+replace' AS create_or_replace,
        s ~* '(table|index|schema|sequence|view|type|function|column|extension)\s+if\s+not\s+exists' AS if_not_exists,
        s ~* 'security\s+definer' AS security_definer,
        s ~ '^\\echo Use "CREATE EXTENSION glicko2' AS has_guard
-FROM (SELECT setting || '/extension/' AS dir FROM pg_config WHERE name = 'SHAREDIR') d,
+FROM (SELECT v.dir
+      FROM (SELECT setting || '/extension/' AS share FROM pg_config WHERE name = 'SHAREDIR') c,
+           LATERAL (VALUES (1, coalesce(current_setting('extension_destdir', true), '') || c.share),
+                           (2, c.share)) AS v(k, dir)
+      WHERE 'glicko2.control' IN (SELECT pg_ls_dir(v.dir, true, false))
+      ORDER BY v.k LIMIT 1) d,
      pg_ls_dir(d.dir) AS f,
      pg_read_file(d.dir || f) AS s
 WHERE f LIKE 'glicko2--%.sql'
