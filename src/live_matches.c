@@ -291,7 +291,11 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 		matches_name, quote_identifier(names[COL_MATCH]),
 		glicko_live_qualified_equality(t->col[COL_MATCH].type, "match")),
 		2, types);
-	/* The rows locked above, by table and TID. */
+	/*
+	 * The rows locked above, by table and TID: a TID scan (ctid = ANY, in
+	 * each partition or child of the ratings table), each row then joined
+	 * to its values by table and TID.
+	 */
 	types[0] = OIDARRAYOID;
 	types[1] = get_array_type(TIDOID);
 	types[2] = get_array_type(rt->rating_type);
@@ -299,7 +303,8 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 	e->plans[UPDATE_PLAN] = glicko_live_prepare(psprintf(
 		"UPDATE %1$s r SET %2$s = $3[v.i], %3$s = $4[v.i]"
 		" FROM pg_catalog.generate_subscripts($1, 1) v(i)"
-		" WHERE r.ctid OPERATOR(pg_catalog.=) $2[v.i] AND r.tableoid OPERATOR(pg_catalog.=) $1[v.i]",
+		" WHERE r.ctid OPERATOR(pg_catalog.=) ANY ($2)"
+		" AND r.ctid OPERATOR(pg_catalog.=) $2[v.i] AND r.tableoid OPERATOR(pg_catalog.=) $1[v.i]",
 		rt->name, rt->rating, rt->rated_at),
 		4, types);
 	e->state = t;
