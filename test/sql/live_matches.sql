@@ -308,5 +308,27 @@ CREATE TRIGGER t AFTER INSERT ON m2 FOR EACH STATEMENT EXECUTE FUNCTION glicko2_
 INSERT INTO m2 VALUES (1, 1, 1, 1, now()), (1, 2, 2, 2, now());
 SELECT count(*) AS changed FROM (SELECT * FROM ratings EXCEPT SELECT * FROM before) c;
 
+-- A partitioned ratings table and a partitioned matches table: the rows
+-- found and written in every partition, the same bits as plain tables.
+CREATE TABLE r_parts (player_id int PRIMARY KEY, rating glicko2_rating, rated_at timestamptz)
+  PARTITION BY HASH (player_id);
+CREATE TABLE r_parts_0 PARTITION OF r_parts FOR VALUES WITH (MODULUS 3, REMAINDER 0);
+CREATE TABLE r_parts_1 PARTITION OF r_parts FOR VALUES WITH (MODULUS 3, REMAINDER 1);
+CREATE TABLE r_parts_2 PARTITION OF r_parts FOR VALUES WITH (MODULUS 3, REMAINDER 2);
+CREATE TABLE m_parts (LIKE matches INCLUDING DEFAULTS, PRIMARY KEY (match_id, player_id))
+  PARTITION BY RANGE (match_id);
+CREATE TABLE m_parts_low PARTITION OF m_parts FOR VALUES FROM (MINVALUE) TO (10);
+CREATE TABLE m_parts_high PARTITION OF m_parts FOR VALUES FROM (10) TO (MAXVALUE);
+CREATE TRIGGER rate AFTER INSERT ON m_parts REFERENCING NEW TABLE AS n
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('r_parts');
+INSERT INTO r_parts SELECT * FROM pre WHERE player_id = 1;
+DELETE FROM r_one; INSERT INTO r_one SELECT * FROM r_parts;
+DELETE FROM one_by_one;
+INSERT INTO m_parts SELECT * FROM batch WHERE match_id < 15;
+INSERT INTO one_by_one SELECT * FROM batch WHERE match_id < 15;
+SELECT tableoid::regclass AS partition, count(*) FROM r_parts GROUP BY 1 ORDER BY 1;
+SELECT count(*) AS players, count(*) FILTER (WHERE p.rating = o.rating AND p.rated_at = o.rated_at) AS same
+FROM r_parts p FULL JOIN r_one o USING (player_id);
+
 RESET search_path;
 DROP SCHEMA live_matches CASCADE;
