@@ -10,13 +10,13 @@
  * player is missing (missing players are then added as unrated, in key
  * order, holding no row lock, and the lock is tried again: as
  * glicko2_rate_games); take a lock on each match id (after the players, in
- * hash order: two statements never wait for each other in a cycle) and
- * refuse a match id that already has rows from another statement; rate the
- * matches in match order (played_at, then match id), each from its
+ * hash order: two statements never wait for each other in a cycle); rate
+ * the matches in match order (played_at, then match id), each from its
  * players' ratings as the matches before it left them, RD grown for the
  * time since rated_at, the match's terms by the team model (src/core/team.c)
- * and each player's update at t = 0; write every player's row once (one
- * UPDATE by table and TID).
+ * and each player's update at t = 0; then one statement refuses a match id
+ * that already has rows from another statement or else writes every
+ * player's row once (by table and TID).
  */
 #include "postgres.h"
 
@@ -87,8 +87,8 @@ enum
 {
 	LOCK_PLAN,					/* (keys[], n) -> (position, rating, rated_at, ctid, tableoid) */
 	INSERT_PLAN,				/* (keys[], unrated, rated_at[]) */
-	RATED_PLAN,					/* (match ids[], rows[]) -> first match with other rows */
-	UPDATE_PLAN					/* (tableoid[], ctid[], rating[], rated_at[]) */
+	WRITE_PLAN					/* (tableoid[], ctid[], rating[], rated_at[], match ids[],
+								 * rows[]) -> (first match with other rows, rows written) */
 };
 
 static const char *const option_names =
@@ -188,7 +188,7 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 	const char *matches_name;
 	Oid			place_type,
 				weight_type;
-	Oid			types[4];
+	Oid			types[6];
 
 	glicko_live_options_init(&t->opt);
 	t->method = GLICKO_TEAM_SUM;
@@ -279,34 +279,36 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 		" ORDER BY v.k ON CONFLICT (%1$s) DO NOTHING",
 		rt->key, rt->key_type_name, rt->name, rt->rating, rt->rated_at, rt->eq),
 		3, types);
-	/* The first match (by position) whose id has rows besides this statement's. */
+	/*
+	 * One statement: the first match (by position) whose id has rows
+	 * besides this statement's, and unless there is one, the rows locked
+	 * above written by table and TID: a TID scan (ctid = ANY, in each
+	 * partition or child of the ratings table), each row then joined to its
+	 * values by table and TID.  (It runs after the match ids are locked, so
+	 * its snapshot sees any other writer of them that committed.)
+	 */
 	matches_name = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(matches)),
 											  RelationGetRelationName(matches));
-	types[0] = t->match_array_type;
-	types[1] = INT8ARRAYOID;
-	e->plans[RATED_PLAN] = glicko_live_prepare(psprintf(
-		"SELECT v.i FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) WITH ORDINALITY v(id, n, i)"
-		" WHERE (SELECT pg_catalog.count(*) FROM %1$s m WHERE m.%2$s %3$s v.id) OPERATOR(pg_catalog.<>) v.n"
-		" ORDER BY v.i LIMIT 1",
-		matches_name, quote_identifier(names[COL_MATCH]),
-		glicko_live_qualified_equality(t->col[COL_MATCH].type, "match")),
-		2, types);
-	/*
-	 * The rows locked above, by table and TID: a TID scan (ctid = ANY, in
-	 * each partition or child of the ratings table), each row then joined
-	 * to its values by table and TID.
-	 */
 	types[0] = OIDARRAYOID;
 	types[1] = get_array_type(TIDOID);
 	types[2] = get_array_type(rt->rating_type);
 	types[3] = TIMESTAMPTZARRAYOID;
-	e->plans[UPDATE_PLAN] = glicko_live_prepare(psprintf(
-		"UPDATE %1$s r SET %2$s = $3[v.i], %3$s = $4[v.i]"
-		" FROM pg_catalog.generate_subscripts($1, 1) v(i)"
-		" WHERE r.ctid OPERATOR(pg_catalog.=) ANY ($2)"
-		" AND r.ctid OPERATOR(pg_catalog.=) $2[v.i] AND r.tableoid OPERATOR(pg_catalog.=) $1[v.i]",
-		rt->name, rt->rating, rt->rated_at),
-		4, types);
+	types[4] = t->match_array_type;
+	types[5] = INT8ARRAYOID;
+	e->plans[WRITE_PLAN] = glicko_live_prepare(psprintf(
+		"WITH other AS (SELECT v.i FROM ROWS FROM (pg_catalog.unnest($5), pg_catalog.unnest($6))"
+		"  WITH ORDINALITY v(id, n, i)"
+		"  WHERE (SELECT pg_catalog.count(*) FROM %4$s m WHERE m.%5$s %6$s v.id) OPERATOR(pg_catalog.<>) v.n"
+		"  ORDER BY v.i LIMIT 1),"
+		" written AS (UPDATE %1$s r SET %2$s = $3[v.i], %3$s = $4[v.i]"
+		"  FROM pg_catalog.generate_subscripts($1, 1) v(i)"
+		"  WHERE NOT EXISTS (SELECT FROM other) AND r.ctid OPERATOR(pg_catalog.=) ANY ($2)"
+		"  AND r.ctid OPERATOR(pg_catalog.=) $2[v.i] AND r.tableoid OPERATOR(pg_catalog.=) $1[v.i]"
+		"  RETURNING 1)"
+		" SELECT (SELECT i FROM other), (SELECT pg_catalog.count(*) FROM written)",
+		rt->name, rt->rating, rt->rated_at, matches_name, quote_identifier(names[COL_MATCH]),
+		glicko_live_qualified_equality(t->col[COL_MATCH].type, "match")),
+		6, types);
 	e->state = t;
 }
 
@@ -707,41 +709,6 @@ lock_matches(const MatchTrigger *t, Relation matches, const MatchRow *rows, cons
 	}
 }
 
-/* Refuse the statement if a match id has rows written by another statement. */
-static void
-refuse_rated(GlickoLiveEntry *e, const MatchTrigger *t, Relation matches, const MatchRow *rows,
-			 const Match *m, int n_matches)
-{
-	Datum	   *ids = palloc(sizeof(Datum) * n_matches);
-	Datum	   *counts = palloc(sizeof(Datum) * n_matches);
-	Datum		args[2];
-	int			ret;
-
-	for (int i = 0; i < n_matches; i++)
-	{
-		ids[i] = rows[m[i].first].match;
-		counts[i] = Int64GetDatum(m[i].n);
-	}
-	args[0] = array_of(ids, n_matches, t->col[COL_MATCH].type);
-	args[1] = array_of(counts, n_matches, INT8OID);
-	ret = SPI_execute_plan(e->plans[RATED_PLAN], args, NULL, false, 1);
-	if (ret != SPI_OK_SELECT)
-		elog(ERROR, "glicko2_rate_matches: lookup of matches failed: %s", SPI_result_code_string(ret));
-	if (SPI_processed > 0)
-	{
-		bool		isnull;
-		int64		i = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-
-		ereport(ERROR,
-				errcode(ERRCODE_UNIQUE_VIOLATION),
-				errmsg("bad match written to %s: %s %s: it has rows written by another statement",
-					   RelationGetRelationName(matches), t->col[COL_MATCH].name,
-					   value_text(t, COL_MATCH, ids[i - 1])),
-				errdetail("A match is rated once, from the rows of the statement that writes it; the statement's matches are refused and none of them is rated."),
-				errhint("Write all the rows of a match in one INSERT, and each match once."));
-	}
-}
-
 /*
  * Rate the matches in order, each player from his rating as the matches
  * before left it (locked[]).
@@ -827,7 +794,12 @@ rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 	GlickoLiveRow *locked;
 	Datum	   *first_at;
 	Datum	   *values[4];
-	Datum		args[4];
+	Datum	   *ids;
+	Datum	   *counts;
+	Datum		other;
+	bool		other_null;
+	int64		written;
+	Datum		args[6];
 	int			n_rows,
 				n_matches,
 				n_keys;
@@ -876,13 +848,22 @@ rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 		added = SPI_processed;
 	}
 
-	/* Each match once. */
+	/* Each match once, after every player's row lock. */
 	lock_matches(t, matches, rows, m, n_matches);
-	refuse_rated(e, t, matches, rows, m, n_matches);
 
 	rate(t, matches, rows, m, n_matches, locked);
 
-	/* Every player's row written once; rated_at never moves back. */
+	/*
+	 * Every player's row written once (rated_at never moves back), unless a
+	 * match id has rows written by another statement.
+	 */
+	ids = palloc(sizeof(Datum) * n_matches);
+	counts = palloc(sizeof(Datum) * n_matches);
+	for (int i = 0; i < n_matches; i++)
+	{
+		ids[i] = rows[m[i].first].match;
+		counts[i] = Int64GetDatum(m[i].n);
+	}
 	for (int c = 0; c < 4; c++)
 		values[c] = palloc(sizeof(Datum) * n_keys);
 	for (int i = 0; i < n_keys; i++)
@@ -896,8 +877,22 @@ rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 	args[1] = array_of(values[1], n_keys, TIDOID);
 	args[2] = array_of(values[2], n_keys, t->ratings.rating_type);
 	args[3] = array_of(values[3], n_keys, TIMESTAMPTZOID);
-	ret = SPI_execute_plan(e->plans[UPDATE_PLAN], args, NULL, false, 0);
-	glicko2_require_written(e->ratings_relid, ret == SPI_OK_UPDATE ? (int64) SPI_processed : 0, n_keys,
+	args[4] = array_of(ids, n_matches, t->col[COL_MATCH].type);
+	args[5] = array_of(counts, n_matches, INT8OID);
+	ret = SPI_execute_plan(e->plans[WRITE_PLAN], args, NULL, false, 0);
+	if (ret != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "glicko2_rate_matches: the write of the ratings failed: %s", SPI_result_code_string(ret));
+	other = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &other_null);
+	if (!other_null)
+		ereport(ERROR,
+				errcode(ERRCODE_UNIQUE_VIOLATION),
+				errmsg("bad match written to %s: %s %s: it has rows written by another statement",
+					   RelationGetRelationName(matches), t->col[COL_MATCH].name,
+					   value_text(t, COL_MATCH, ids[DatumGetInt64(other) - 1])),
+				errdetail("A match is rated once, from the rows of the statement that writes it; the statement's matches are refused and none of them is rated."),
+				errhint("Write all the rows of a match in one INSERT, and each match once."));
+	written = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &other_null));
+	glicko2_require_written(e->ratings_relid, written, n_keys,
 							psprintf("live rating of the matches written to %s",
 									 RelationGetRelationName(matches)));
 }
