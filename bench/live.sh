@@ -30,27 +30,11 @@ make -s clean                  # no objects left from an assertion-enabled test 
 make -s PG_CONFIG="$PG_CONFIG"
 make -s install PG_CONFIG="$PG_CONFIG"
 
-bindir=$("$PG_CONFIG" --bindir)
 BENCH_DIR=${BENCH_DIR:-$(mktemp -d /tmp/glicko2-live-bench.XXXXXX)}
-as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-[ "$(id -u)" -eq 0 ] && chown postgres "$BENCH_DIR"
-chmod 755 "$BENCH_DIR"
-
-# PostgreSQL's default settings: only where it listens is chosen.
-as_pg "$bindir/initdb" -D "$BENCH_DIR/data" -A trust -U postgres >/dev/null
-as_pg "$bindir/pg_ctl" -D "$BENCH_DIR/data" -l "$BENCH_DIR/server.log" -w \
-  -o "-p $PORT -k $BENCH_DIR -c listen_addresses=" start >/dev/null
-stop() { as_pg "$bindir/pg_ctl" -D "$BENCH_DIR/data" -m fast stop >/dev/null || true; rm -rf "$BENCH_DIR"; }
-trap stop EXIT
-export PGHOST=$BENCH_DIR PGPORT=$PORT PGUSER=postgres PGDATABASE=postgres
+. bench/pgbench_common.sh
 
 # Two games tables alike but for the trigger; the players already rated.
-"$bindir/psql" -X -q -v ON_ERROR_STOP=1 -v players="$PLAYERS" <<'SQL'
-CREATE EXTENSION glicko2;
-CREATE TABLE ratings (player_id int PRIMARY KEY, rating glicko2_rating, rated_at timestamptz);
-INSERT INTO ratings
-SELECT i, glicko2_rating(1000 + 1000 * random(), 50 + 200 * random(), 0.06), now() - random() * interval '30 days'
-FROM generate_series(1, :players) i;
+"$bindir/psql" -X -q -v ON_ERROR_STOP=1 <<'SQL'
 CREATE TABLE plain_games (id bigserial PRIMARY KEY, player_id int, opponent_id int, score float8,
                           played_at timestamptz);
 CREATE TABLE live_games (LIKE plain_games INCLUDING ALL);
@@ -67,25 +51,6 @@ for table in plain_games live_games; do
 INSERT INTO $table (player_id, opponent_id, score, played_at) VALUES (:a, :b, :s / 2.0, now());
 SQL
 done
-
-# Backend CPU per game, robust to other load on the machine: the CPU time
-# of exited backends accumulates in the postmaster's cutime + cstime.
-postmaster=$(head -1 "$BENCH_DIR/data/postmaster.pid")
-ticks=$(getconf CLK_TCK)
-children_cpu() { awk '{print $16 + $17}' "/proc/$postmaster/stat"; }
-run() { # server-options pgbench-options table clients -> "tps cpu-microseconds-per-game"
-  local before out after
-  before=$(children_cpu)
-  out=$(PGOPTIONS=$1 "$bindir/pgbench" -n -c "$4" -j "$(( $4 < 2 ? $4 : 2 ))" -T "$SECONDS_PER_RUN" $2 \
-          -f "$BENCH_DIR/$3.sql" 2>&1)
-  sleep 1                      # the backends exit and are reaped
-  after=$(children_cpu)
-  awk -v b="$before" -v a="$after" -v hz="$ticks" '
-    /^number of transactions actually processed/ {split($NF, n, "/"); games = n[1]}
-    /^tps = / {tps = $3}
-    END {print tps, 1e6 * (a - b) / hz / games}' <<<"$out"
-}
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 echo "glicko2_rate_games against a plain insert: pgbench, single-row INSERTs, $PLAYERS players,"
 echo "$SECONDS_PER_RUN s per run, median of $REPS interleaved runs; $(nproc) cores, PostgreSQL $("$bindir/postgres" --version | awk '{print $3}')"

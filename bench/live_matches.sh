@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# bench/live_matches.sh — glicko2_rate_matches against the plain INSERT of
+# the same match rows, with pgbench: one match per INSERT statement (a CTE
+# numbering it from a sequence, then its rows), into a matches table with the
+# trigger and into the same table without it, Hunt-sized (12 rows: teams of
+# 3, 3, 2, 2, 1 and 1) and 12v12 (24 rows), interleaved runs, medians of
+# REPS; matches per second and the backends' CPU time per match (steadier
+# when other work shares the machine); the ratio live / plain is what the
+# trigger costs (goal: at most 2).  Under PostgreSQL's defaults (every
+# commit waits for its WAL flush; pgbench's simple protocol) and with
+# synchronous_commit = off, simple and prepared.
+#
+# Environment: PG_CONFIG (pg_config; use a private copy, see COMMON.md),
+# REPS (3), SECONDS_PER_RUN (6), PLAYERS (10000), CLIENTS ("4"),
+# PORT (55442), BENCH_DIR (a new directory in /tmp).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PG_CONFIG=${PG_CONFIG:-pg_config}
+REPS=${REPS:-3}
+SECONDS_PER_RUN=${SECONDS_PER_RUN:-6}
+PLAYERS=${PLAYERS:-10000}
+CLIENTS=${CLIENTS:-4}
+PORT=${PORT:-55442}
+
+make -s clean                  # no objects left from an assertion-enabled test build
+make -s PG_CONFIG="$PG_CONFIG"
+make -s install PG_CONFIG="$PG_CONFIG"
+
+BENCH_DIR=${BENCH_DIR:-$(mktemp -d /tmp/glicko2-live-matches-bench.XXXXXX)}
+. bench/pgbench_common.sh
+
+# Two matches tables alike but for the trigger; the players already rated.
+"$bindir/psql" -X -q -v ON_ERROR_STOP=1 <<'SQL'
+CREATE SEQUENCE match_ids;
+CREATE TABLE plain_matches (match_id bigint, player_id int, team int, place int, played_at timestamptz,
+                            PRIMARY KEY (match_id, player_id));
+CREATE TABLE live_matches (LIKE plain_matches INCLUDING ALL);
+CREATE TRIGGER rate AFTER INSERT ON live_matches REFERENCING NEW TABLE AS new_matches
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('ratings');
+VACUUM ANALYZE;
+SQL
+
+# One match: players base + i * step (distinct: 24 * 100 < PLAYERS), in
+# teams of the given sizes, team t in place t.
+script() { # table sizes...
+  local table=$1 i=0 t=0 rows=() size
+  shift
+  for size in "$@"; do
+    t=$((t + 1))
+    for _ in $(seq "$size"); do
+      rows+=("(1 + (:base + $i * :step) % $PLAYERS, $t, $t)")
+      i=$((i + 1))
+    done
+  done
+  printf '\\set base random(0, %d)\n\\set step random(1, 100)\n' "$((PLAYERS - 1))"
+  printf 'WITH m AS (SELECT nextval('"'"'match_ids'"'"') AS id) INSERT INTO %s SELECT m.id, v.p, v.t, v.pl, now() FROM m, (VALUES %s) v(p, t, pl);\n' \
+    "$table" "$(IFS=,; echo "${rows[*]}")"
+}
+for table in plain_matches live_matches; do
+  script "$table" 3 3 2 2 1 1 >"$BENCH_DIR/$table-12.sql"
+  script "$table" 12 12 >"$BENCH_DIR/$table-24.sql"
+done
+
+echo "glicko2_rate_matches against a plain insert: pgbench, one match per INSERT, $PLAYERS players,"
+echo "$SECONDS_PER_RUN s per run, median of $REPS interleaved runs; $(nproc) cores, PostgreSQL $("$bindir/postgres" --version | awk '{print $3}')"
+printf '%-34s %4s %7s %10s %10s %6s   %9s %9s %6s\n' settings rows clients "plain m/s" "live m/s" ratio \
+  "plain CPU" "live CPU" ratio
+for settings in "defaults::-M simple" \
+                "synchronous_commit=off:-c synchronous_commit=off:-M simple" \
+                "synchronous_commit=off, prepared:-c synchronous_commit=off:-M prepared"; do
+  IFS=: read -r name server_options pgbench_options <<<"$settings"
+  for rows in 12 24; do
+    for clients in $CLIENTS; do
+      : >"$BENCH_DIR/plain"
+      : >"$BENCH_DIR/live"
+      for rep in $(seq "$REPS"); do
+        run "$server_options" "$pgbench_options" "plain_matches-$rows" "$clients" >>"$BENCH_DIR/plain"
+        run "$server_options" "$pgbench_options" "live_matches-$rows" "$clients" >>"$BENCH_DIR/live"
+      done
+      plain=$(cut -d' ' -f1 "$BENCH_DIR/plain" | median)
+      live=$(cut -d' ' -f1 "$BENCH_DIR/live" | median)
+      plain_cpu=$(cut -d' ' -f2 "$BENCH_DIR/plain" | median)
+      live_cpu=$(cut -d' ' -f2 "$BENCH_DIR/live" | median)
+      printf '%-34s %4s %7s %10.0f %10.0f %6.2f   %7.0fus %7.0fus %6.2f\n' "$name" "$rows" "$clients" \
+        "$plain" "$live" "$(awk -v p="$plain" -v l="$live" 'BEGIN {print p / l}')" "$plain_cpu" "$live_cpu" \
+        "$(awk -v p="$plain_cpu" -v l="$live_cpu" 'BEGIN {print l / p}')"
+    done
+  done
+done
+echo "ratio: plain matches per second / live, and live / plain backend CPU time per match (the"
+echo "backends' user + system time, which other load on the machine disturbs less)."
+"$bindir/psql" -X -At -c "SELECT 'matches rated live: ' || count(DISTINCT match_id) || ', rows ' || count(*) FROM live_matches"
+"$bindir/psql" -X -At -c "SELECT 'ratings moved: ' || count(*) FROM ratings WHERE rated_at > now() - interval '1 hour'"
