@@ -55,6 +55,16 @@ else
   make -s core-check >"$log/core" 2>&1 && ! make -s core-check CORE_FILES="$log/core_bad.c" >>"$log/core" 2>&1; status=$?
   [ $status -eq 0 ] || cat "$log/core"
   count "src/core includes no PostgreSQL header (make core-check)" $status
+
+  # The module exports only prefixed names, and nothing file-local
+  # (tools/check-symbols.sh; the objects of the .c files the Makefile builds).
+  objects=$(for c in src/*.c src/core/*.c; do echo "${c%.c}.o"; done)
+  bash tools/check-symbols.sh glicko2.so $objects >"$log/symbols" 2>&1; status=$?
+  # and it refuses a module exporting an unprefixed name
+  printf 'int check_finite(void) { return 1; }\n' >"$log/bad_symbol.c"
+  if [ $status -eq 0 ] && { ! cc -shared -fPIC -o "$log/bad_symbol.so" "$log/bad_symbol.c" ||
+       bash tools/check-symbols.sh "$log/bad_symbol.so" >>"$log/symbols" 2>&1; }; then status=1; fi
+  cat "$log/symbols"; count "exported symbols prefixed, file-local ones static (nm)" $status
 fi
 
 echo "== unit tests of the mathematics"

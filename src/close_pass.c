@@ -43,7 +43,7 @@
  * non-finite terms make one ERROR
  * naming `what` and the first bad game (by its message, as min() would).
  *
- * How (close_pass_run, also behind close_write.c's kept closes): the
+ * How (glicko_close_pass_run, also behind close_write.c's kept closes): the
  * pre-period ratings are read once into a hash table keyed by player (the key
  * type's own hash and equality, its collation), then the games are streamed
  * once from a portal into a receiver that adds both sides of each game to
@@ -422,14 +422,14 @@ receive_rating(TupleTableSlot *slot, DestReceiver *self)
 	entry->is_new = false;
 	if (!slot->tts_isnull[1])
 	{
-		datum_get_glicko2_fields(slot->tts_values[1], &entry->pre, "rating");
+		glicko2_datum_get_fields(slot->tts_values[1], &entry->pre, "rating");
 		if (!glicko2_valid(&entry->pre))
 		{
 			Oid			out;
 			bool		varlena;
 
 			getTypeOutputInfo(pass->key_type, &out, &varlena);
-			check_glicko2(&entry->pre, psprintf("rating of player %s",
+			glicko2_check(&entry->pre, psprintf("rating of player %s",
 												OidOutputFunctionCall(out, key)));
 		}
 		entry->rated = true;
@@ -592,7 +592,7 @@ receive_game(TupleTableSlot *slot, DestReceiver *self)
 		bad = BAD_NULL_SCORE;
 	else
 	{
-		score = score_as_float8(pass->score_type, slot->tts_values[2]);
+		score = glicko_score_as_float8(pass->score_type, slot->tts_values[2]);
 		if (!glicko_valid_score(score))
 			bad = BAD_SCORE;
 		else if (pass->advantage)
@@ -619,7 +619,7 @@ receive_game(TupleTableSlot *slot, DestReceiver *self)
 			if (slot->tts_isnull[1])
 				game.opponent_rating = unrated;
 			else
-				datum_get_glicko2(slot->tts_values[1], &game.opponent_rating, "opponent");
+				glicko2_datum_get(slot->tts_values[1], &game.opponent_rating, "opponent");
 		}
 		else if (games)
 		{
@@ -658,7 +658,7 @@ static void
 run_portal(ClosePass *pass, Portal portal,
 		   bool (*receive) (TupleTableSlot *, DestReceiver *))
 {
-	rows_receiver_init(&pass->receiver, receive);
+	glicko_rows_receiver_init(&pass->receiver, receive);
 	PortalRunFetch(portal, FETCH_FORWARD, FETCH_ALL, &pass->receiver);
 	SPI_cursor_close(portal);
 }
@@ -743,7 +743,7 @@ compute_results(ClosePass *pass, double tau, double max_rd)
 													   max_rd, &result->rating);
 
 			if (status != GLICKO_OK)
-				report_glicko_status(status, psprintf("glicko2 update of player %s",
+				glicko_report_status(status, psprintf("glicko2 update of player %s",
 													  glicko2_to_cstring(&entry->pre)));
 			if (entry->sums.games > 0)
 				check_justified(pass, entry, &result->rating);
@@ -752,7 +752,7 @@ compute_results(ClosePass *pass, double tau, double max_rd)
 }
 
 void
-close_pass_args(FunctionCallInfo fcinfo, ClosePassArgs *args)
+glicko_close_pass_args(FunctionCallInfo fcinfo, ClosePassArgs *args)
 {
 	for (int i = 0; i < 3; i++)
 		if (PG_ARGISNULL(i))
@@ -762,10 +762,10 @@ close_pass_args(FunctionCallInfo fcinfo, ClosePassArgs *args)
 	args->ratings_sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	args->games_sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	args->tau = PG_GETARG_FLOAT8(2);
-	check_positive(args->tau, "tau");
+	glicko_check_positive(args->tau, "tau");
 	args->max_rd = PG_ARGISNULL(3) ? INFINITY : PG_GETARG_FLOAT8(3);
 	if (!PG_ARGISNULL(3))
-		check_positive(args->max_rd, "max_rd");
+		glicko_check_positive(args->max_rd, "max_rd");
 	args->what = PG_ARGISNULL(4) ? "the games" : text_to_cstring(PG_GETARG_TEXT_PP(4));
 	args->form = GAMES_FORM_GUESS;
 	if (!PG_ARGISNULL(5))
@@ -791,7 +791,7 @@ close_pass_args(FunctionCallInfo fcinfo, ClosePassArgs *args)
 }
 
 ClosePass *
-close_pass_run(MemoryContext parent, Oid rating_type, const ClosePassArgs *args)
+glicko_close_pass_run(MemoryContext parent, Oid rating_type, const ClosePassArgs *args)
 {
 	MemoryContext context = AllocSetContextCreate(parent, "glicko2 close pass",
 												  ALLOCSET_DEFAULT_SIZES);
@@ -899,20 +899,21 @@ close_pass_run(MemoryContext parent, Oid rating_type, const ClosePassArgs *args)
 	return pass;
 }
 
-void
+/* Frees a pass and everything it holds. */
+static void
 close_pass_free(ClosePass *pass)
 {
 	MemoryContextDelete(pass->context);
 }
 
 Oid
-close_pass_key_type(const ClosePass *pass)
+glicko_close_pass_key_type(const ClosePass *pass)
 {
 	return pass->key_type;
 }
 
 const CloseResult *
-close_pass_results(const ClosePass *pass, uint32 *n)
+glicko_close_pass_results(const ClosePass *pass, uint32 *n)
 {
 	*n = pass->n_players;
 	return pass->results;
@@ -924,7 +925,7 @@ close_pass_results(const ClosePass *pass, uint32 *n)
  * tried first, and a hash lookup is the fallback.
  */
 const CloseResult *
-close_pass_result_of(ClosePass *pass, Datum key)
+glicko_close_pass_result_of(ClosePass *pass, Datum key)
 {
 	uint32		next = pass->next_result;
 	PlayerEntry *entry;
@@ -951,12 +952,12 @@ glicko2_close_ratings(PG_FUNCTION_ARGS)
 	ClosePassArgs args;
 	TupleDesc	out_desc;
 	TupleDesc	rating_desc;
-	Tuplestorestate *store = materialized_result(fcinfo, &out_desc, "glicko2_close_ratings");
+	Tuplestorestate *store = glicko_materialized_result(fcinfo, &out_desc, "glicko2_close_ratings");
 	MemoryContext old;
 	const CloseResult *results;
 	uint32		n;
 
-	close_pass_args(fcinfo, &args);
+	glicko_close_pass_args(fcinfo, &args);
 
 	/* The result: (player, rating, games, is_new). */
 	if (out_desc->natts != 4)
@@ -976,14 +977,14 @@ glicko2_close_ratings(PG_FUNCTION_ARGS)
 	check_column(out_desc, 2, INT8OID, "the result", "number of games");
 	check_column(out_desc, 3, BOOLOID, "the result", "flag of new players");
 
-	pass = close_pass_run(CurrentMemoryContext, TupleDescAttr(out_desc, 1)->atttypid, &args);
+	pass = glicko_close_pass_run(CurrentMemoryContext, TupleDescAttr(out_desc, 1)->atttypid, &args);
 	check_column(out_desc, 0, pass->key_type, "the result", "player");
 
 	/* Every player's new rating, in the order first read (the ratings' order,
 	 * then new players): an update then visits the table in its own order. */
 	old = MemoryContextSwitchTo(pass->row_context);
 
-	results = close_pass_results(pass, &n);
+	results = glicko_close_pass_results(pass, &n);
 	for (uint32 i = 0; i < n; i++)
 	{
 		const CloseResult *result = &results[i];

@@ -47,21 +47,20 @@ typedef struct ClosePassArgs
 } ClosePassArgs;
 
 /* (ratings_query, games_query, tau, max_rd, what, form, VARIADIC params) */
-extern void close_pass_args(FunctionCallInfo fcinfo, ClosePassArgs *args);
+extern void glicko_close_pass_args(FunctionCallInfo fcinfo, ClosePassArgs *args);
 
 /*
  * Run a close's pass: the pre-period ratings, the period's games, every bad
  * game an ERROR, every player's new rating.  Everything lives in a memory
- * context of its own under `parent` until close_pass_free or its parent goes.
+ * context of its own under `parent` until glicko2_close_ratings frees it or its parent goes.
  */
-extern ClosePass *close_pass_run(MemoryContext parent, Oid rating_type,
+extern ClosePass *glicko_close_pass_run(MemoryContext parent, Oid rating_type,
 								 const ClosePassArgs *args);
-extern void close_pass_free(ClosePass *pass);
 
-extern Oid	close_pass_key_type(const ClosePass *pass);
-extern const CloseResult *close_pass_results(const ClosePass *pass, uint32 *n);
+extern Oid	glicko_close_pass_key_type(const ClosePass *pass);
+extern const CloseResult *glicko_close_pass_results(const ClosePass *pass, uint32 *n);
 
 /* The result of the player with this key (of the key type), or NULL. */
-extern const CloseResult *close_pass_result_of(ClosePass *pass, Datum key);
+extern const CloseResult *glicko_close_pass_result_of(ClosePass *pass, Datum key);
 
 #endif							/* GLICKO2_CLOSE_PASS_H */

@@ -23,7 +23,7 @@
  * hash a million keys and copy a million rows that the pass already had in
  * its table (measured, 1 000 000 players: about 3 s of a 13 s close).  The
  * UPDATE reads the rows in the order the pass read them, so each lookup is
- * the next result (close_pass_result_of).
+ * the next result (glicko_close_pass_result_of).
  *
  * The results are the backend's own, read only through these functions, in
  * a context under CurTransactionContext: a close that fails, even inside a
@@ -111,7 +111,7 @@ glicko2_close_compute(PG_FUNCTION_ARGS)
 	int64		sides = 0;
 	int64		new_players = 0;
 
-	close_pass_args(fcinfo, &args);
+	glicko_close_pass_args(fcinfo, &args);
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "glicko2_close_compute must return a record");
 
@@ -119,8 +119,8 @@ glicko2_close_compute(PG_FUNCTION_ARGS)
 									ALLOCSET_SMALL_SIZES);
 	kept = MemoryContextAllocZero(context, sizeof(KeptClose));
 	kept->context = context;
-	kept->pass = close_pass_run(context, glicko2_extension_rating_type(), &args);
-	results = close_pass_results(kept->pass, &n);
+	kept->pass = glicko_close_pass_run(context, glicko2_extension_rating_type(), &args);
+	results = glicko_close_pass_results(kept->pass, &n);
 	for (uint32 i = 0; i < n; i++)
 	{
 		sides += results[i].games;
@@ -172,12 +172,12 @@ glicko2_close_result(PG_FUNCTION_ARGS)
 	{
 		Oid			type = get_fn_expr_argtype(fcinfo->flinfo, 1);
 
-		if (type != close_pass_key_type(kept->pass))
+		if (type != glicko_close_pass_key_type(kept->pass))
 			ereport(ERROR,
 					errcode(ERRCODE_DATATYPE_MISMATCH),
 					errmsg("the player is %s, but the close's players are %s",
 						   format_type_be(type),
-						   format_type_be(close_pass_key_type(kept->pass))));
+						   format_type_be(glicko_close_pass_key_type(kept->pass))));
 		call->checked_handle = kept->handle;
 	}
 	if (PG_ARGISNULL(1))
@@ -185,13 +185,13 @@ glicko2_close_result(PG_FUNCTION_ARGS)
 				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				errmsg("a player of the ratings is NULL"));
 
-	result = close_pass_result_of(kept->pass, PG_GETARG_DATUM(1));
+	result = glicko_close_pass_result_of(kept->pass, PG_GETARG_DATUM(1));
 	if (result == NULL || result->is_new)
 	{
 		Oid			out;
 		bool		varlena;
 
-		getTypeOutputInfo(close_pass_key_type(kept->pass), &out, &varlena);
+		getTypeOutputInfo(glicko_close_pass_key_type(kept->pass), &out, &varlena);
 		ereport(ERROR,
 				errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				errmsg("player %s was not among the ratings the close read",
@@ -210,7 +210,7 @@ Datum
 glicko2_close_new_players(PG_FUNCTION_ARGS)
 {
 	TupleDesc	out_desc;
-	Tuplestorestate *store = materialized_result(fcinfo, &out_desc, "glicko2_close_new_players");
+	Tuplestorestate *store = glicko_materialized_result(fcinfo, &out_desc, "glicko2_close_new_players");
 	KeptClose  *kept = kept_close(fcinfo);
 	TupleDesc	rating_desc;
 	MemoryContext old;
@@ -219,19 +219,19 @@ glicko2_close_new_players(PG_FUNCTION_ARGS)
 	uint32		n;
 
 	if (out_desc->natts != 2 ||
-		TupleDescAttr(out_desc, 0)->atttypid != close_pass_key_type(kept->pass) ||
+		TupleDescAttr(out_desc, 0)->atttypid != glicko_close_pass_key_type(kept->pass) ||
 		TupleDescAttr(out_desc, 1)->atttypid != glicko2_extension_rating_type())
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),
 				errmsg("glicko2_close_new_players needs the column definition list (player %s, rating glicko2_rating)",
-					   format_type_be(close_pass_key_type(kept->pass))));
+					   format_type_be(glicko_close_pass_key_type(kept->pass))));
 
 	rating_desc = BlessTupleDesc(lookup_rowtype_tupdesc_copy(TupleDescAttr(out_desc, 1)->atttypid, -1));
 	row_context = AllocSetContextCreate(CurrentMemoryContext, "glicko2_close_new_players row",
 										ALLOCSET_SMALL_SIZES);
 	old = MemoryContextSwitchTo(row_context);
 
-	results = close_pass_results(kept->pass, &n);
+	results = glicko_close_pass_results(kept->pass, &n);
 	for (uint32 i = 0; i < n; i++)
 	{
 		Datum		values[2];

@@ -10,7 +10,7 @@
 
 /* Materialize mode: the result's descriptor and tuplestore, in query memory. */
 Tuplestorestate *
-materialized_result(FunctionCallInfo fcinfo, TupleDesc *desc, const char *function)
+glicko_materialized_result(FunctionCallInfo fcinfo, TupleDesc *desc, const char *function)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	MemoryContext old;
@@ -52,7 +52,7 @@ rows_destroy(DestReceiver *self)
 }
 
 void
-rows_receiver_init(DestReceiver *receiver,
+glicko_rows_receiver_init(DestReceiver *receiver,
 				   bool (*receive) (TupleTableSlot *slot, DestReceiver *self))
 {
 	receiver->receiveSlot = receive;

@@ -16,11 +16,11 @@
  * A set-returning function's result in materialize mode: its row type (a
  * copy in query memory) and the tuple store to fill.
  */
-extern Tuplestorestate *materialized_result(FunctionCallInfo fcinfo, TupleDesc *desc,
+extern Tuplestorestate *glicko_materialized_result(FunctionCallInfo fcinfo, TupleDesc *desc,
 											const char *function);
 
 /* A receiver whose only work is receive(), called with each row. */
-extern void rows_receiver_init(DestReceiver *receiver,
+extern void glicko_rows_receiver_init(DestReceiver *receiver,
 							   bool (*receive) (TupleTableSlot *slot, DestReceiver *self));
 
 #endif							/* GLICKO2_EXECUTOR_ROWS_H */

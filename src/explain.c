@@ -98,27 +98,27 @@ PG_FUNCTION_INFO_V1(glicko2_explain_transfn);
 Datum
 glicko2_explain_transfn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko2_explain_transfn");
+	MemoryContext aggcontext = glicko_aggregate_context(fcinfo, "glicko2_explain_transfn");
 	ExplainState *state = PG_ARGISNULL(0) ? NULL : (ExplainState *) PG_GETARG_POINTER(0);
 	Glicko2Rating player;
 	Glicko2Rating opponent;
-	double		tau = arg_tau(fcinfo, 4);
+	double		tau = glicko_arg_tau(fcinfo, 4);
 	double		score;
 
-	arg_glicko2_or_unrated(fcinfo, 1, &player, "player");
+	glicko2_arg_or_unrated(fcinfo, 1, &player, "player");
 
 	if (state == NULL)
 		state = new_state(aggcontext, &player, tau, 8);
 	else
-		check_same_group(&state->player, state->tau, &player, tau);
+		glicko_check_same_group(&state->player, state->tau, &player, tau);
 	AssertValidExplainState(state);
 
 	/* A row without a score is skipped, as in glicko2_period. */
 	if (PG_ARGISNULL(3))
 		PG_RETURN_POINTER(state);
 	score = PG_GETARG_FLOAT8(3);
-	check_score(score);
-	arg_glicko2_or_unrated(fcinfo, 2, &opponent, "opponent");
+	glicko_check_score(score);
+	glicko2_arg_or_unrated(fcinfo, 2, &opponent, "opponent");
 
 	reserve_games(state, 1);
 	state->games[state->ngames].rating = opponent.rating;
@@ -136,7 +136,7 @@ PG_FUNCTION_INFO_V1(glicko2_explain_combinefn);
 Datum
 glicko2_explain_combinefn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko2_explain_combinefn");
+	MemoryContext aggcontext = glicko_aggregate_context(fcinfo, "glicko2_explain_combinefn");
 	ExplainState *a = PG_ARGISNULL(0) ? NULL : (ExplainState *) PG_GETARG_POINTER(0);
 	ExplainState *b = PG_ARGISNULL(1) ? NULL : (ExplainState *) PG_GETARG_POINTER(1);
 
@@ -146,7 +146,7 @@ glicko2_explain_combinefn(PG_FUNCTION_ARGS)
 	if (a == NULL)
 		a = new_state(aggcontext, &b->player, b->tau, b->ngames);
 	else
-		check_same_group(&a->player, a->tau, &b->player, b->tau);
+		glicko_check_same_group(&a->player, a->tau, &b->player, b->tau);
 	AssertValidExplainState(a);
 
 	reserve_games(a, b->ngames);
@@ -168,7 +168,7 @@ glicko2_explain_serialfn(PG_FUNCTION_ARGS)
 	int32		i;
 
 	pq_begintypsend(&buf);
-	send_group(&buf, &state->player, state->tau, &state->sums);
+	glicko_send_group(&buf, &state->player, state->tau, &state->sums);
 	for (i = 0; i < state->ngames; i++)
 	{
 		pq_sendfloat8(&buf, state->games[i].rating);
@@ -194,7 +194,7 @@ glicko2_explain_deserialfn(PG_FUNCTION_ARGS)
 	int64		ngames;
 	int32		i;
 
-	aggregate_context(fcinfo, "glicko2_explain_deserialfn");
+	glicko_aggregate_context(fcinfo, "glicko2_explain_deserialfn");
 	if (len < GROUP_SERIAL_SIZE || (len - GROUP_SERIAL_SIZE) % EXPLAIN_GAME_SIZE != 0 ||
 		(len - GROUP_SERIAL_SIZE) / EXPLAIN_GAME_SIZE > EXPLAIN_MAX_GAMES)
 		ereport(ERROR,
@@ -207,7 +207,7 @@ glicko2_explain_deserialfn(PG_FUNCTION_ARGS)
 	buf.maxlen = len;
 	buf.cursor = 0;
 
-	valid = recv_group(&buf, &player, &tau, &sums);
+	valid = glicko_recv_group(&buf, &player, &tau, &sums);
 	state = new_state(CurrentMemoryContext, &player, tau, (int32) ngames);
 	state->sums = sums;
 	state->ngames = (int32) ngames;
@@ -237,11 +237,11 @@ glicko2_explain_deserialfn(PG_FUNCTION_ARGS)
 static void
 put_rating(GlickoJsonbState *st, const char *key, const Glicko2Rating *r)
 {
-	json_begin_object(st, key);
-	json_put_number(st, "rating", r->rating);
-	json_put_number(st, "rd", r->rd);
-	json_put_number(st, "volatility", r->volatility);
-	json_end_object(st);
+	glicko_json_begin_object(st, key);
+	glicko_json_put_number(st, "rating", r->rating);
+	glicko_json_put_number(st, "rd", r->rd);
+	glicko_json_put_number(st, "volatility", r->volatility);
+	glicko_json_end_object(st);
 }
 
 /* Each game as the paper's table has it: mu_j, phi_j, g(phi_j), E, s_j. */
@@ -250,7 +250,7 @@ put_games(GlickoJsonbState *st, const ExplainState *state)
 {
 	int32		i;
 
-	json_begin_array(st, "games");
+	glicko_json_begin_array(st, "games");
 	for (i = 0; i < state->ngames; i++)
 	{
 		const ExplainGame *game = &state->games[i];
@@ -259,19 +259,19 @@ put_games(GlickoJsonbState *st, const ExplainState *state)
 
 		CHECK_FOR_INTERRUPTS();
 		glicko2_to_scaled(&opponent, &s);
-		json_begin_object(st, NULL);
-		json_begin_object(st, "opponent");
-		json_put_number(st, "rating", game->rating);
-		json_put_number(st, "rd", game->rd);
-		json_end_object(st);
-		json_put_number(st, "mu_j", s.mu);
-		json_put_number(st, "phi_j", s.phi);
-		json_put_number(st, "g", glicko2_g(game->rd));
-		json_put_number(st, "E", glicko2_expected(state->player.rating, game->rating, game->rd));
-		json_put_number(st, "s", game->score);
-		json_end_object(st);
+		glicko_json_begin_object(st, NULL);
+		glicko_json_begin_object(st, "opponent");
+		glicko_json_put_number(st, "rating", game->rating);
+		glicko_json_put_number(st, "rd", game->rd);
+		glicko_json_end_object(st);
+		glicko_json_put_number(st, "mu_j", s.mu);
+		glicko_json_put_number(st, "phi_j", s.phi);
+		glicko_json_put_number(st, "g", glicko2_g(game->rd));
+		glicko_json_put_number(st, "E", glicko2_expected(state->player.rating, game->rating, game->rd));
+		glicko_json_put_number(st, "s", game->score);
+		glicko_json_end_object(st);
 	}
-	json_end_array(st);
+	glicko_json_end_array(st);
 }
 
 /* Step 5's starting values and the Illinois iterations, as the paper's table. */
@@ -280,17 +280,17 @@ put_iterations(GlickoJsonbState *st, const Glicko2Trace *trace)
 {
 	int			i;
 
-	json_begin_array(st, "iterations");
+	glicko_json_begin_array(st, "iterations");
 	for (i = 0; i < trace->n_iterations; i++)
 	{
-		json_begin_object(st, NULL);
-		json_put_number(st, "A", trace->iterations[i].A);
-		json_put_number(st, "B", trace->iterations[i].B);
-		json_put_number(st, "fA", trace->iterations[i].fA);
-		json_put_number(st, "fB", trace->iterations[i].fB);
-		json_end_object(st);
+		glicko_json_begin_object(st, NULL);
+		glicko_json_put_number(st, "A", trace->iterations[i].A);
+		glicko_json_put_number(st, "B", trace->iterations[i].B);
+		glicko_json_put_number(st, "fA", trace->iterations[i].fA);
+		glicko_json_put_number(st, "fB", trace->iterations[i].fB);
+		glicko_json_end_object(st);
 	}
-	json_end_array(st);
+	glicko_json_end_array(st);
 }
 
 /*
@@ -309,7 +309,7 @@ glicko2_explain_finalfn(PG_FUNCTION_ARGS)
 	GlickoJsonbState st = GLICKO_JSONB_STATE_INIT;
 	bool		informative;
 
-	aggregate_context(fcinfo, "glicko2_explain_finalfn");
+	glicko_aggregate_context(fcinfo, "glicko2_explain_finalfn");
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	state = (ExplainState *) PG_GETARG_POINTER(0);
@@ -318,28 +318,28 @@ glicko2_explain_finalfn(PG_FUNCTION_ARGS)
 	trace = palloc(sizeof(Glicko2Trace));
 	status = glicko2_update(&state->player, &state->sums, state->tau, &result, trace);
 	if (status != GLICKO_OK)
-		report_glicko_status(status, psprintf("glicko2 update of player %s",
+		glicko_report_status(status, psprintf("glicko2 update of player %s",
 											  glicko2_to_cstring(&state->player)));
 	informative = !trace->no_information;
 
-	json_begin_object(&st, NULL);
+	glicko_json_begin_object(&st, NULL);
 	put_rating(&st, "player", &state->player);
-	json_put_number(&st, "tau", state->tau);
-	json_put_number(&st, "epsilon", GLICKO2_EPSILON);
-	json_put_number(&st, "mu", trace->mu);
-	json_put_number(&st, "phi", trace->phi);
-	json_put_number(&st, "sigma", state->player.volatility);
+	glicko_json_put_number(&st, "tau", state->tau);
+	glicko_json_put_number(&st, "epsilon", GLICKO2_EPSILON);
+	glicko_json_put_number(&st, "mu", trace->mu);
+	glicko_json_put_number(&st, "phi", trace->phi);
+	glicko_json_put_number(&st, "sigma", state->player.volatility);
 	put_games(&st, state);
-	json_put_bool(&st, "no_information", !informative);
-	json_put_number(&st, "v", informative ? trace->v : NAN);
-	json_put_number(&st, "delta", informative ? trace->delta : NAN);
-	json_put_number(&st, "a", trace->a);
-	json_put_number(&st, "k", informative ? trace->k : NAN);
+	glicko_json_put_bool(&st, "no_information", !informative);
+	glicko_json_put_number(&st, "v", informative ? trace->v : NAN);
+	glicko_json_put_number(&st, "delta", informative ? trace->delta : NAN);
+	glicko_json_put_number(&st, "a", trace->a);
+	glicko_json_put_number(&st, "k", informative ? trace->k : NAN);
 	put_iterations(&st, trace);
-	json_put_number(&st, "sigma_new", trace->sigma_new);
-	json_put_number(&st, "phi_star", trace->phi_star);
-	json_put_number(&st, "phi_new", trace->phi_new);
-	json_put_number(&st, "mu_new", trace->mu_new);
+	glicko_json_put_number(&st, "sigma_new", trace->sigma_new);
+	glicko_json_put_number(&st, "phi_star", trace->phi_star);
+	glicko_json_put_number(&st, "phi_new", trace->phi_new);
+	glicko_json_put_number(&st, "mu_new", trace->mu_new);
 	put_rating(&st, "result", &result);
-	PG_RETURN_JSONB_P(json_finish(&st));
+	PG_RETURN_JSONB_P(glicko_json_finish(&st));
 }

@@ -23,14 +23,14 @@ glicko2_idle_sql(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		PG_RETURN_NULL();
-	datum_get_glicko2(PG_GETARG_DATUM(0), &r, "rating");
+	glicko2_datum_get(PG_GETARG_DATUM(0), &r, "rating");
 	periods = PG_GETARG_FLOAT8(1);
-	check_nonnegative(periods, "periods");
-	max_rd = arg_max_rd(fcinfo, 2);
+	glicko_check_nonnegative(periods, "periods");
+	max_rd = glicko_arg_max_rd(fcinfo, 2);
 
 	status = glicko2_idle(&r, periods, max_rd, &result);
 	if (status != GLICKO_OK)
-		report_glicko_status(status, "glicko2_idle");
+		glicko_report_status(status, "glicko2_idle");
 	PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &result));
 }
 
@@ -48,15 +48,15 @@ glicko1_idle_sql(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
 		PG_RETURN_NULL();
-	datum_get_glicko1(PG_GETARG_DATUM(0), &r, "rating");
+	glicko1_datum_get(PG_GETARG_DATUM(0), &r, "rating");
 	periods = PG_GETARG_FLOAT8(1);
-	check_nonnegative(periods, "periods");
+	glicko_check_nonnegative(periods, "periods");
 	c = PG_GETARG_FLOAT8(2);
-	check_nonnegative(c, "c");
-	max_rd = arg_max_rd(fcinfo, 3);
+	glicko_check_nonnegative(c, "c");
+	max_rd = glicko_arg_max_rd(fcinfo, 3);
 
 	status = glicko1_idle(&r, periods, c, max_rd, &result);
 	if (status != GLICKO_OK)
-		report_glicko_status(status, "glicko1_idle");
+		glicko_report_status(status, "glicko1_idle");
 	PG_RETURN_DATUM(glicko1_get_datum(fcinfo, &result));
 }

@@ -55,8 +55,8 @@ deviation_bounds(FunctionCallInfo fcinfo, double *lower, double *upper)
 	Glicko2Rating r;
 	double		deviations = PG_GETARG_FLOAT8(1);
 
-	datum_get_glicko2(PG_GETARG_DATUM(0), &r, "r");
-	check_nonnegative(deviations, "deviations");
+	glicko2_datum_get(PG_GETARG_DATUM(0), &r, "r");
+	glicko_check_nonnegative(deviations, "deviations");
 	interval_bounds(&r, deviations, lower, upper);
 }
 
@@ -107,7 +107,7 @@ glicko2_confidence_interval_sql(PG_FUNCTION_ARGS)
 	double		lower,
 				upper;
 
-	datum_get_glicko2(PG_GETARG_DATUM(0), &r, "r");
+	glicko2_datum_get(PG_GETARG_DATUM(0), &r, "r");
 	if (isnan(deviations))
 		ereport(ERROR,
 				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),

@@ -34,27 +34,27 @@ put_scalar(GlickoJsonbState *st, const char *key, JsonbValue *v)
 }
 
 void
-json_begin_object(GlickoJsonbState *st, const char *key)
+glicko_json_begin_object(GlickoJsonbState *st, const char *key)
 {
 	put_key(st, key);
 	glicko_push_jsonb(st, WJB_BEGIN_OBJECT, NULL);
 }
 
 void
-json_end_object(GlickoJsonbState *st)
+glicko_json_end_object(GlickoJsonbState *st)
 {
 	glicko_push_jsonb(st, WJB_END_OBJECT, NULL);
 }
 
 void
-json_begin_array(GlickoJsonbState *st, const char *key)
+glicko_json_begin_array(GlickoJsonbState *st, const char *key)
 {
 	put_key(st, key);
 	glicko_push_jsonb(st, WJB_BEGIN_ARRAY, NULL);
 }
 
 void
-json_end_array(GlickoJsonbState *st)
+glicko_json_end_array(GlickoJsonbState *st)
 {
 	glicko_push_jsonb(st, WJB_END_ARRAY, NULL);
 }
@@ -65,7 +65,7 @@ json_end_array(GlickoJsonbState *st)
  * extra_float_digits.
  */
 void
-json_put_number(GlickoJsonbState *st, const char *key, double x)
+glicko_json_put_number(GlickoJsonbState *st, const char *key, double x)
 {
 	JsonbValue	v;
 
@@ -86,7 +86,7 @@ json_put_number(GlickoJsonbState *st, const char *key, double x)
 }
 
 void
-json_put_bool(GlickoJsonbState *st, const char *key, bool b)
+glicko_json_put_bool(GlickoJsonbState *st, const char *key, bool b)
 {
 	JsonbValue	v;
 
@@ -96,7 +96,7 @@ json_put_bool(GlickoJsonbState *st, const char *key, bool b)
 }
 
 Jsonb *
-json_finish(GlickoJsonbState *st)
+glicko_json_finish(GlickoJsonbState *st)
 {
 	return JsonbValueToJsonb(glicko_jsonb_close(st, WJB_END_OBJECT));
 }

@@ -11,14 +11,14 @@
 #include "compat.h"
 
 /* key is NULL for the outermost value and for array elements. */
-extern void json_begin_object(GlickoJsonbState *st, const char *key);
-extern void json_end_object(GlickoJsonbState *st);
-extern void json_begin_array(GlickoJsonbState *st, const char *key);
-extern void json_end_array(GlickoJsonbState *st);
+extern void glicko_json_begin_object(GlickoJsonbState *st, const char *key);
+extern void glicko_json_end_object(GlickoJsonbState *st);
+extern void glicko_json_begin_array(GlickoJsonbState *st, const char *key);
+extern void glicko_json_end_array(GlickoJsonbState *st);
 /* A non-finite x is written as null. */
-extern void json_put_number(GlickoJsonbState *st, const char *key, double x);
-extern void json_put_bool(GlickoJsonbState *st, const char *key, bool b);
+extern void glicko_json_put_number(GlickoJsonbState *st, const char *key, double x);
+extern void glicko_json_put_bool(GlickoJsonbState *st, const char *key, bool b);
 /* Close the outermost object and return it. */
-extern Jsonb *json_finish(GlickoJsonbState *st);
+extern Jsonb *glicko_json_finish(GlickoJsonbState *st);
 
 #endif							/* GLICKO2_JSON_BUILD_H */

@@ -23,7 +23,7 @@
  * length does not depend on the time zone or the calendar.
  */
 double
-live_period_usecs(const Interval *period)
+glicko_live_period_usecs(const Interval *period)
 {
 	double		usecs;
 
@@ -44,7 +44,7 @@ live_period_usecs(const Interval *period)
 
 /* ERROR unless ts is a finite timestamp; `what` names it. */
 void
-live_check_timestamp(TimestampTz ts, const char *what)
+glicko_live_check_timestamp(TimestampTz ts, const char *what)
 {
 	if (TIMESTAMP_NOT_FINITE(ts))
 		ereport(ERROR,
@@ -60,7 +60,7 @@ live_check_timestamp(TimestampTz ts, const char *what)
  * before it was rated is the rating as stored).
  */
 double
-live_elapsed_periods(TimestampTz from, TimestampTz to, double period_usecs)
+glicko_live_elapsed_periods(TimestampTz from, TimestampTz to, double period_usecs)
 {
 	int64		usecs;
 
@@ -99,21 +99,21 @@ glicko2_game_sql(PG_FUNCTION_ARGS)
 				elapsed;
 	GlickoStatus status;
 
-	arg_glicko2_or_unrated(fcinfo, 0, &player, "player");
-	arg_glicko2_or_unrated(fcinfo, 1, &opponent, "opponent");
+	glicko2_arg_or_unrated(fcinfo, 0, &player, "player");
+	glicko2_arg_or_unrated(fcinfo, 1, &opponent, "opponent");
 	require_arg(fcinfo, 2, "score");
 	score = PG_GETARG_FLOAT8(2);
-	check_score(score);
+	glicko_check_score(score);
 	require_arg(fcinfo, 3, "tau");
 	tau = PG_GETARG_FLOAT8(3);
-	check_positive(tau, "tau");
+	glicko_check_positive(tau, "tau");
 	require_arg(fcinfo, 4, "elapsed_periods");
 	elapsed = PG_GETARG_FLOAT8(4);
-	check_nonnegative(elapsed, "elapsed_periods");
+	glicko_check_nonnegative(elapsed, "elapsed_periods");
 
 	status = glicko2_single_game(&player, &opponent, score, tau, elapsed, &result);
 	if (status != GLICKO_OK)
-		report_glicko_status(status, psprintf("glicko2_game of player %s",
+		glicko_report_status(status, psprintf("glicko2_game of player %s",
 											  glicko2_to_cstring(&player)));
 	PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &result));
 }
@@ -137,21 +137,21 @@ glicko2_rating_at_sql(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(2))
 		PG_RETURN_NULL();
-	datum_get_glicko2(PG_GETARG_DATUM(0), &r, "r");
+	glicko2_datum_get(PG_GETARG_DATUM(0), &r, "r");
 	require_arg(fcinfo, 3, "period");
-	period_usecs = live_period_usecs(PG_GETARG_INTERVAL_P(3));
-	max_rd = arg_max_rd(fcinfo, 4);
+	period_usecs = glicko_live_period_usecs(PG_GETARG_INTERVAL_P(3));
+	max_rd = glicko_arg_max_rd(fcinfo, 4);
 	at = PG_GETARG_TIMESTAMPTZ(2);
-	live_check_timestamp(at, "at");
+	glicko_live_check_timestamp(at, "at");
 	if (PG_ARGISNULL(1))
 		PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &r));
 	rated_at = PG_GETARG_TIMESTAMPTZ(1);
-	live_check_timestamp(rated_at, "rated_at");
+	glicko_live_check_timestamp(rated_at, "rated_at");
 
-	status = glicko2_grown(&r, live_elapsed_periods(rated_at, at, period_usecs),
+	status = glicko2_grown(&r, glicko_live_elapsed_periods(rated_at, at, period_usecs),
 						   max_rd, &result);
 	if (status != GLICKO_OK)
-		report_glicko_status(status, psprintf("glicko2_rating_at of %s",
+		glicko_report_status(status, psprintf("glicko2_rating_at of %s",
 											  glicko2_to_cstring(&r)));
 	PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &result));
 }

@@ -11,13 +11,13 @@
 #include "compat.h"
 
 /* A period's length in microseconds; ERROR unless positive and finite. */
-extern double live_period_usecs(const Interval *period);
+extern double glicko_live_period_usecs(const Interval *period);
 
 /* ERROR unless ts is finite; `what` names it. */
-extern void live_check_timestamp(TimestampTz ts, const char *what);
+extern void glicko_live_check_timestamp(TimestampTz ts, const char *what);
 
 /* Periods from `from` to `to`, fractional, 0 if `to` is not later. */
-extern double live_elapsed_periods(TimestampTz from, TimestampTz to,
+extern double glicko_live_elapsed_periods(TimestampTz from, TimestampTz to,
 								   double period_usecs);
 
 #endif							/* GLICKO2_LIVE_GAME_H */

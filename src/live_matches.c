@@ -480,7 +480,7 @@ read_rows(const MatchTrigger *t, TriggerData *trigdata, int *n_rows)
 		if (TIMESTAMP_NOT_FINITE(r->played_at))
 			bad_match(t, matches, ERRCODE_INVALID_PARAMETER_VALUE, r,
 					  psprintf("%s is not finite", t->col[COL_PLAYED_AT].name));
-		r->share = t->has_weight ? score_as_float8(t->col[COL_WEIGHT].type, v[COL_WEIGHT]) : 1.0;
+		r->share = t->has_weight ? glicko_score_as_float8(t->col[COL_WEIGHT].type, v[COL_WEIGHT]) : 1.0;
 		if (!(r->share > 0.0 && r->share <= 1.0))	/* (NaN too) */
 			bad_match(t, matches, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, r,
 					  psprintf("%s %s of %s %s is not in (0, 1]", t->col[COL_WEIGHT].name,
@@ -774,7 +774,7 @@ rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match 
 			lr->rated_at_null = false;
 		}
 		if (status != GLICKO_OK)
-			report_glicko_status(status, psprintf("live rating of %s %s written to %s",
+			glicko_report_status(status, psprintf("live rating of %s %s written to %s",
 												  t->col[COL_MATCH].name,
 												  value_text(t, COL_MATCH, mr[0].match),
 												  RelationGetRelationName(matches)));

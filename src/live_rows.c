@@ -71,13 +71,13 @@ glicko_live_common_option(const char *name, const char *value, GlickoLiveOptions
 	char	  **slot;
 
 	if (strcmp(name, "period") == 0)
-		opt->period_usecs = live_period_usecs(DatumGetIntervalP(
+		opt->period_usecs = glicko_live_period_usecs(DatumGetIntervalP(
 			DirectFunctionCall3(interval_in, CStringGetDatum(value),
 								ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1))));
 	else if (strcmp(name, "tau") == 0)
 	{
 		opt->tau = DatumGetFloat8(DirectFunctionCall1(float8in, CStringGetDatum(value)));
-		check_positive(opt->tau, "tau");
+		glicko_check_positive(opt->tau, "tau");
 	}
 	else if (strcmp(name, "max_rd") == 0)
 	{
@@ -86,7 +86,7 @@ glicko_live_common_option(const char *name, const char *value, GlickoLiveOptions
 		else
 		{
 			opt->max_rd = DatumGetFloat8(DirectFunctionCall1(float8in, CStringGetDatum(value)));
-			check_positive(opt->max_rd, "max_rd");
+			glicko_check_positive(opt->max_rd, "max_rd");
 		}
 	}
 	else
@@ -361,7 +361,7 @@ glicko_live_read_row(GlickoLiveRow *row, HeapTuple tup, TupleDesc desc, int firs
 	row->tid = *(ItemPointer) DatumGetPointer(SPI_getbinval(tup, desc, first + 2, &isnull));
 	row->rated_at = DatumGetTimestampTz(SPI_getbinval(tup, desc, first + 1, &row->rated_at_null));
 	if (!row->rated_at_null)
-		live_check_timestamp(row->rated_at, "rated_at");
+		glicko_live_check_timestamp(row->rated_at, "rated_at");
 	if (row->unrated)
 		row->rating = glicko_live_unrated;
 	else
@@ -370,7 +370,7 @@ glicko_live_read_row(GlickoLiveRow *row, HeapTuple tup, TupleDesc desc, int firs
 		ErrorContextCallback callback = {error_context_stack, row_error_context, &c};
 
 		error_context_stack = &callback;
-		datum_get_glicko2(rating, &row->rating, "rating");
+		glicko2_datum_get(rating, &row->rating, "rating");
 		error_context_stack = callback.previous;
 	}
 }
@@ -380,7 +380,7 @@ glicko_live_idle(const GlickoLiveRow *row, TimestampTz at, double period_usecs)
 {
 	if (row->unrated || row->rated_at_null)
 		return 0.0;
-	return live_elapsed_periods(row->rated_at, at, period_usecs);
+	return glicko_live_elapsed_periods(row->rated_at, at, period_usecs);
 }
 
 TimestampTz

@@ -320,7 +320,7 @@ rate_game(GlickoLiveEntry *e, TriggerData *trigdata)
 		bad_game(t, trigdata, ERRCODE_NULL_VALUE_NOT_ALLOWED, "NULL time played");
 	if (DatumGetBool(FunctionCall2Coll(&t->key_eq, t->key_collation, keys[0], keys[1])))
 		bad_game(t, trigdata, ERRCODE_INVALID_PARAMETER_VALUE, "self-play");
-	score = score_as_float8(t->score_type, values[0]);
+	score = glicko_score_as_float8(t->score_type, values[0]);
 	if (!glicko_valid_score(score))
 		bad_game(t, trigdata, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "score outside [0, 1]");
 	if (TIMESTAMP_NOT_FINITE(played_at))
@@ -361,7 +361,7 @@ rate_game(GlickoLiveEntry *e, TriggerData *trigdata)
 							   score, t->opt.tau, t->opt.max_rd,
 							   &new_player, &new_opponent);
 	if (status != GLICKO_OK)
-		report_glicko_status(status, psprintf("live rating of a game written to %s",
+		glicko_report_status(status, psprintf("live rating of a game written to %s",
 											  RelationGetRelationName(trigdata->tg_relation)));
 
 	/* Both rows written; rated_at never moves back. */

@@ -257,9 +257,9 @@ read_match(FunctionCallInfo fcinfo, MatchSidesCache *c, ArrayType *const *arrays
 			m->rating[i] = unrated;
 		else
 		{
-			datum_get_glicko2_fields(m->ratings[i], &m->rating[i], "player rating");
+			glicko2_datum_get_fields(m->ratings[i], &m->rating[i], "player rating");
 			if (!glicko2_valid(&m->rating[i]))
-				check_glicko2(&m->rating[i], psprintf("rating of player %s", key_text(player_type, m->players[i])));
+				glicko2_check(&m->rating[i], psprintf("rating of player %s", key_text(player_type, m->players[i])));
 		}
 		for (int j = 0; j < i; j++)
 			if (keys_equal(&c->player_eq, c->collation, m->players[i], m->players[j]))

@@ -14,7 +14,7 @@ extern const MmEnv glicko_mm_server_env;
 /* ERROR unless teams is 2..MM_MAX_TEAMS and n players (named `players`) fill them. */
 extern void glicko_mm_check_teams(int n, int teams, const char *players);
 
-/* ERROR for a failed mm_balance (bad_party as the caller numbers parties). */
+/* ERROR for a failed glicko_mm_balance (bad_party as the caller numbers parties). */
 extern void glicko_mm_report_balance(MmStatus status, int bad_party, int n, int teams);
 
 #endif							/* GLICKO2_MATCHMAKING_H */

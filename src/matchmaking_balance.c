@@ -3,7 +3,7 @@
  * (core/matchmaking_math.c, core/team.c): glicko2_team_win_probability and
  * glicko2_balance, and what the queue (matchmaking_queue.c) shares with
  * them: the server's environment for the search, the team count's check and
- * mm_balance's errors (matchmaking.h).
+ * glicko_mm_balance's errors (matchmaking.h).
  */
 #include "postgres.h"
 
@@ -53,7 +53,7 @@ glicko_mm_check_teams(int n, int teams, const char *players)
 				errdetail("Every team needs at least one player."));
 }
 
-/* ERROR for a failed mm_balance; bad_party as the caller numbers it. */
+/* ERROR for a failed glicko_mm_balance; bad_party as the caller numbers it. */
 void
 glicko_mm_report_balance(MmStatus status, int bad_party, int n, int teams)
 {
@@ -116,7 +116,7 @@ rating_array(ArrayType *a, const char *what, Glicko2Rating **out)
 					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					errmsg("%s is NULL", element),
 					errhint("Give every player a rating: glicko2_rating() is the unrated player."));
-		datum_get_glicko2(values[i], &(*out)[i], element);
+		glicko2_datum_get(values[i], &(*out)[i], element);
 		pfree(element);
 	}
 	return n;
@@ -225,7 +225,7 @@ glicko2_balance_sql(PG_FUNCTION_ARGS)
 	}
 
 	team = palloc(sizeof(int) * n);
-	status = mm_balance(players, party, n, teams, team, &exact, &bad_party, &glicko_mm_server_env);
+	status = glicko_mm_balance(players, party, n, teams, team, &exact, &bad_party, &glicko_mm_server_env);
 	glicko_mm_report_balance(status, party_value ? party_value[bad_party] : 0, n, teams);
 
 	out = palloc(sizeof(Datum) * n);

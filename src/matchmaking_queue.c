@@ -248,7 +248,7 @@ waited_datum(const TakenQueue *q, const QueuedPlayer *p, Interval *out)
 /*
  * The games of a pool: each player tolerates max_gap + widen * seconds
  * waited (max_gap infinite: no limit); games are runs of teams * team_size
- * players in rating order (mm_group_runs), each split by mm_balance with its
+ * players in rating order (glicko_mm_group_runs), each split by glicko_mm_balance with its
  * best player first, so that player's team is team 1.  Sets each player's
  * game (1, 2, ... in rating order) and team, both 0 for a player left
  * waiting; q->order, q->first and q->games (game g's players are
@@ -283,7 +283,7 @@ plan_games(TakenQueue *q, int team_size, int teams, double max_gap, double widen
 	lobby = palloc(sizeof(Glicko2Rating) * size);
 	for (int i = 0; i < n; i++)
 		rating[i] = p[i].rating.rating;
-	mm_sort_by_rating(rating, n, order, &glicko_mm_server_env);
+	glicko_mm_sort_by_rating(rating, n, order, &glicko_mm_server_env);
 	for (int i = 0; i < n; i++)
 	{
 		const QueuedPlayer *x = &p[order[i]];
@@ -295,7 +295,7 @@ plan_games(TakenQueue *q, int team_size, int teams, double max_gap, double widen
 		tolerance[i] = max_gap + widen * (w > 0.0 ? w : 0.0);
 	}
 	first = palloc(sizeof(int) * (n / size + 1));
-	games = mm_group_runs(sorted_rating, tolerance, n, size, first, work, &glicko_mm_server_env);
+	games = glicko_mm_group_runs(sorted_rating, tolerance, n, size, first, work, &glicko_mm_server_env);
 
 	lobby_team = palloc(sizeof(int) * size);
 	for (int g = 0; g < games; g++)
@@ -313,7 +313,7 @@ plan_games(TakenQueue *q, int team_size, int teams, double max_gap, double widen
 			lobby_team[k] = k + 1;	/* teams of one: nothing to balance */
 		}
 		if (team_size > 1)
-			glicko_mm_report_balance(mm_balance(lobby, NULL, size, teams, lobby_team, &exact,
+			glicko_mm_report_balance(glicko_mm_balance(lobby, NULL, size, teams, lobby_team, &exact,
 									  &bad_party, &glicko_mm_server_env), 0, size, teams);
 		for (int k = 0; k < size; k++)
 		{
@@ -384,7 +384,7 @@ set_key_type(Oid relid, const char *relname, AttrNumber attnum, Oid key_type, Ke
 }
 
 /* The most players one call takes: their records in one allocation (and
- * mm_group_runs's 4 (n + 1) doubles, fewer bytes). */
+ * glicko_mm_group_runs's 4 (n + 1) doubles, fewer bytes). */
 #define MAX_QUEUE ((int) (MaxAllocSize / sizeof(QueuedPlayer)))
 
 /*
@@ -466,7 +466,7 @@ receive_player(TupleTableSlot *slot, DestReceiver *self)
 				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				errmsg("player %s has a NULL rating", key_string(&q->key, values[1])),
 				errhint("Queue an unrated player with glicko2_rating()."));
-	if (!datum_try_glicko2(values[2], &p->rating))
+	if (!glicko2_datum_try(values[2], &p->rating))
 	{
 		/* "the rating of player 42 has invalid rd 0"; long ids end in "..." */
 		char		what[NAMEDATALEN + 32];
@@ -474,7 +474,7 @@ receive_player(TupleTableSlot *slot, DestReceiver *self)
 		if (snprintf(what, sizeof(what), "the rating of player %s",
 					 key_string(&q->key, values[1])) >= (int) sizeof(what))
 			strcpy(what + sizeof(what) - 4, "...");
-		datum_get_glicko2(values[2], &p->rating, what);
+		glicko2_datum_get(values[2], &p->rating, what);
 		elog(ERROR, "a rating in %s refused without a reason", reader->relname);
 	}
 	if (nulls[3])
@@ -578,7 +578,7 @@ take_queue(Oid relid, Oid key_type, int team_size, int teams, double max_gap, do
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("max_gap must be at least 0, not %s", float8out_internal(max_gap)),
 				errhint("NULL means no limit."));
-	check_nonnegative(widen, "widen");
+	glicko_check_nonnegative(widen, "widen");
 
 	/* The columns, each error naming the column and the argument naming it. */
 	if (get_rel_name(relid) == NULL)
@@ -608,7 +608,7 @@ take_queue(Oid relid, Oid key_type, int team_size, int teams, double max_gap, do
 	q->players = NULL;
 	grow_players(q, expected_players(relid));
 	pack_block(&q->pack, sizeof(QueuedPlayer) * q->capacity);	/* ids and ratings: fewer bytes */
-	rows_receiver_init(&reader.receiver, receive_player);
+	glicko_rows_receiver_init(&reader.receiver, receive_player);
 	reader.q = q;
 	reader.relname = relname;
 	reader.player_column = player_column;
@@ -657,10 +657,10 @@ take_queue(Oid relid, Oid key_type, int team_size, int teams, double max_gap, do
 		for (int i = 0; i < q->n; i++)
 			if (q->players[i].game > 0)
 				last_block = Max(last_block, ItemPointerGetBlockNumber(&q->players[i].tid));
-		taken = taken_rows_new(last_block, relname);
+		taken = glicko_taken_rows_new(last_block, relname);
 		for (int i = 0; i < q->n; i++)
 			if (q->players[i].game > 0)
-				taken_rows_add(taken, &q->players[i].tid);
+				glicko_taken_rows_add(taken, &q->players[i].tid);
 		arg = PointerGetDatum(taken);
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
@@ -695,7 +695,7 @@ glicko2_pair_sql(PG_FUNCTION_ARGS)
 	TakenQueue	q;
 
 	check_not_null(fcinfo, names, 7);
-	store = materialized_result(fcinfo, &desc, "glicko2_pair");
+	store = glicko_materialized_result(fcinfo, &desc, "glicko2_pair");
 	take_queue(PG_GETARG_OID(0), TupleDescAttr(desc, 0)->atttypid, 1, 2,
 			   PG_ARGISNULL(2) ? INFINITY : PG_GETARG_FLOAT8(2),
 			   PG_GETARG_FLOAT8(3), NameStr(*PG_GETARG_NAME(4)), NameStr(*PG_GETARG_NAME(5)),
@@ -779,7 +779,7 @@ glicko2_lobbies_sql(PG_FUNCTION_ARGS)
 				k = 0;
 
 	check_not_null(fcinfo, names, 9);
-	store = materialized_result(fcinfo, &desc, "glicko2_lobbies");
+	store = glicko_materialized_result(fcinfo, &desc, "glicko2_lobbies");
 	teams = PG_GETARG_INT32(3);
 	take_queue(PG_GETARG_OID(0), TupleDescAttr(desc, 2)->atttypid, PG_GETARG_INT32(2), teams,
 			   PG_ARGISNULL(4) ? INFINITY : PG_GETARG_FLOAT8(4), PG_GETARG_FLOAT8(5),

@@ -32,7 +32,7 @@ row_bit(ItemPointer tid)
 
 /* An empty set with room for rows up to block last_block. */
 bytea *
-taken_rows_new(BlockNumber last_block, const char *relname)
+glicko_taken_rows_new(BlockNumber last_block, const char *relname)
 {
 	uint64		bytes = ((uint64) last_block + 1) * MaxHeapTuplesPerPage / 8 + 1;
 	bytea	   *set;
@@ -49,7 +49,7 @@ taken_rows_new(BlockNumber last_block, const char *relname)
 
 /* Add a row (its block at most the set's last_block). */
 void
-taken_rows_add(bytea *set, ItemPointer tid)
+glicko_taken_rows_add(bytea *set, ItemPointer tid)
 {
 	uint64		bit = row_bit(tid);
 

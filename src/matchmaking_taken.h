@@ -15,8 +15,8 @@
 #define GLICKO2_INTERNAL_SCHEMA "glicko2_internal"
 
 /* An empty set with room for rows up to last_block (relname for the error
- * when that is too large); taken_rows_add puts a row in. */
-extern bytea *taken_rows_new(BlockNumber last_block, const char *relname);
-extern void taken_rows_add(bytea *set, ItemPointer tid);
+ * when that is too large); glicko_taken_rows_add puts a row in. */
+extern bytea *glicko_taken_rows_new(BlockNumber last_block, const char *relname);
+extern void glicko_taken_rows_add(bytea *set, ItemPointer tid);
 
 #endif							/* GLICKO2_MATCHMAKING_TAKEN_H */

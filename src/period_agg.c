@@ -90,7 +90,7 @@ AssertValidState(const PeriodState *state)
 #endif
 
 MemoryContext
-aggregate_context(FunctionCallInfo fcinfo, const char *fname)
+glicko_aggregate_context(FunctionCallInfo fcinfo, const char *fname)
 {
 	MemoryContext aggcontext;
 
@@ -124,7 +124,7 @@ state_player_cstring(const Glicko2Rating *player, double tau)
  * `first` is the group's, `player` this row's (or another partial state's).
  */
 void
-check_same_group(const Glicko2Rating *first, double first_tau,
+glicko_check_same_group(const Glicko2Rating *first, double first_tau,
 				 const Glicko2Rating *player, double tau)
 {
 	if (first->rating != player->rating ||
@@ -133,7 +133,7 @@ check_same_group(const Glicko2Rating *first, double first_tau,
 	{
 		/* A Glicko-2 row's player is checked only here once a group has begun. */
 		if (tau != 0.0 && !glicko2_valid(player))
-			check_glicko2(player, "player");
+			glicko2_check(player, "player");
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("player rating differs within one group: %s and %s",
@@ -151,7 +151,7 @@ check_same_group(const Glicko2Rating *first, double first_tau,
 
 /* Argument n, tau: the default where the aggregate has no tau argument. */
 double
-arg_tau(FunctionCallInfo fcinfo, int n)
+glicko_arg_tau(FunctionCallInfo fcinfo, int n)
 {
 	double		tau;
 
@@ -162,7 +162,7 @@ arg_tau(FunctionCallInfo fcinfo, int n)
 				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				errmsg("tau must not be NULL"));
 	tau = PG_GETARG_FLOAT8(n);
-	check_positive(tau, "tau");
+	glicko_check_positive(tau, "tau");
 	return tau;
 }
 
@@ -171,7 +171,7 @@ static void
 apply_game(PeriodState *state, const Glicko2Rating *player, double tau,
 		   const GlickoTerms *game, bool scored)
 {
-	check_same_group(&state->player, state->tau, player, tau);
+	glicko_check_same_group(&state->player, state->tau, player, tau);
 	AssertValidState(state);
 	if (scored)
 		glicko_add_terms(&state->sums, game);
@@ -297,7 +297,7 @@ arg_player(FunctionCallInfo fcinfo, Glicko2Rating *player)
 {
 	arg_glicko2_fields_or_unrated(fcinfo, 1, player, "player");
 	if (PG_ARGISNULL(0) && !glicko2_valid(player))
-		check_glicko2(player, "player");
+		glicko2_check(player, "player");
 }
 
 /* The row's opponent and score, checked; false for a NULL score (no game). */
@@ -308,10 +308,10 @@ arg_opponent_score(FunctionCallInfo fcinfo, Glicko2Rating *opponent, double *sco
 		return false;
 	*score = PG_GETARG_FLOAT8(3);
 	if (!glicko_valid_score(*score))
-		check_score(*score);
+		glicko_check_score(*score);
 	arg_glicko2_fields_or_unrated(fcinfo, 2, opponent, "opponent");
 	if (!glicko2_valid(opponent))
-		check_glicko2(opponent, "opponent");
+		glicko2_check(opponent, "opponent");
 	return true;
 }
 
@@ -325,8 +325,8 @@ arg_opponent_score(FunctionCallInfo fcinfo, Glicko2Rating *opponent, double *sco
 static inline Datum
 glicko2_transition(FunctionCallInfo fcinfo, const char *fname, bool with_advantage)
 {
-	MemoryContext aggcontext = aggregate_context(fcinfo, fname);
-	double		tau = arg_tau(fcinfo, 4);
+	MemoryContext aggcontext = glicko_aggregate_context(fcinfo, fname);
+	double		tau = glicko_arg_tau(fcinfo, 4);
 	double		advantage = 0.0;
 	Glicko2Rating player;
 	Glicko2Rating opponent;
@@ -342,7 +342,7 @@ glicko2_transition(FunctionCallInfo fcinfo, const char *fname, bool with_advanta
 					errmsg("advantage must not be NULL"),
 					errhint("A game without an advantage (neutral ground) has advantage 0."));
 		advantage = PG_GETARG_FLOAT8(5);
-		check_finite(advantage, "advantage");
+		glicko_check_finite(advantage, "advantage");
 	}
 	arg_player(fcinfo, &player);
 	scored = arg_opponent_score(fcinfo, &opponent, &score);
@@ -374,20 +374,20 @@ PG_FUNCTION_INFO_V1(glicko1_period_transfn);
 Datum
 glicko1_period_transfn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko1_period_transfn");
+	MemoryContext aggcontext = glicko_aggregate_context(fcinfo, "glicko1_period_transfn");
 	Glicko1Rating p1,
 				o1;
 	Glicko2Rating player;
 	GlickoTerms	game = {0};
 	bool		scored = !PG_ARGISNULL(3);
 
-	arg_glicko1_or_unrated(fcinfo, 1, &p1, "player");
+	glicko1_arg_or_unrated(fcinfo, 1, &p1, "player");
 	if (scored)
 	{
 		double		score = PG_GETARG_FLOAT8(3);
 
-		check_score(score);
-		arg_glicko1_or_unrated(fcinfo, 2, &o1, "opponent");
+		glicko_check_score(score);
+		glicko1_arg_or_unrated(fcinfo, 2, &o1, "opponent");
 		game = glicko1_terms(p1.rating, o1.rating, o1.rd, score);
 	}
 	player.rating = p1.rating;
@@ -402,7 +402,7 @@ PG_FUNCTION_INFO_V1(glicko_period_combinefn);
 Datum
 glicko_period_combinefn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcontext = aggregate_context(fcinfo, "glicko_period_combinefn");
+	MemoryContext aggcontext = glicko_aggregate_context(fcinfo, "glicko_period_combinefn");
 	PeriodState *a = PG_ARGISNULL(0) ? NULL : (PeriodState *) PG_GETARG_POINTER(0);
 	PeriodState *b = PG_ARGISNULL(1) ? NULL : (PeriodState *) PG_GETARG_POINTER(1);
 
@@ -419,7 +419,7 @@ glicko_period_combinefn(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(a);
 	}
 	AssertValidState(a);
-	check_same_group(&a->player, a->tau, &b->player, b->tau);
+	glicko_check_same_group(&a->player, a->tau, &b->player, b->tau);
 	glicko_merge_sums(&a->sums, &b->sums);
 	AssertValidState(a);
 	PG_RETURN_POINTER(a);
@@ -427,7 +427,7 @@ glicko_period_combinefn(PG_FUNCTION_ARGS)
 
 /* Send what every state has: the group's player and tau, and the sums. */
 void
-send_group(StringInfo buf, const Glicko2Rating *player, double tau,
+glicko_send_group(StringInfo buf, const Glicko2Rating *player, double tau,
 		   const GlickoSums *sums)
 {
 	pq_sendfloat8(buf, player->rating);
@@ -442,11 +442,11 @@ send_group(StringInfo buf, const Glicko2Rating *player, double tau,
 }
 
 /*
- * Read what send_group sent; false if it is not a possible state (the caller
+ * Read what glicko_send_group sent; false if it is not a possible state (the caller
  * reports it).  Glicko-1 states have volatility and tau 0.
  */
 bool
-recv_group(StringInfo buf, Glicko2Rating *player, double *tau, GlickoSums *sums)
+glicko_recv_group(StringInfo buf, Glicko2Rating *player, double *tau, GlickoSums *sums)
 {
 	player->rating = pq_getmsgfloat8(buf);
 	player->rd = pq_getmsgfloat8(buf);
@@ -478,7 +478,7 @@ glicko_period_serialfn(PG_FUNCTION_ARGS)
 
 	drain_queue(state->queue);
 	pq_begintypsend(&buf);
-	send_group(&buf, &state->player, state->tau, &state->sums);
+	glicko_send_group(&buf, &state->player, state->tau, &state->sums);
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
@@ -491,7 +491,7 @@ glicko_period_deserialfn(PG_FUNCTION_ARGS)
 	StringInfoData buf;
 	PeriodState *state;
 
-	aggregate_context(fcinfo, "glicko_period_deserialfn");
+	glicko_aggregate_context(fcinfo, "glicko_period_deserialfn");
 	if (VARSIZE_ANY_EXHDR(bytes) != GROUP_SERIAL_SIZE)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
@@ -506,7 +506,7 @@ glicko_period_deserialfn(PG_FUNCTION_ARGS)
 
 	state = palloc(sizeof(PeriodState));
 	state->queue = NULL;
-	if (!recv_group(&buf, &state->player, &state->tau, &state->sums) ||
+	if (!glicko_recv_group(&buf, &state->player, &state->tau, &state->sums) ||
 		buf.cursor != buf.len)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
@@ -524,7 +524,7 @@ glicko2_period_finalfn(PG_FUNCTION_ARGS)
 	Glicko2Rating result;
 	GlickoStatus status;
 
-	aggregate_context(fcinfo, "glicko2_period_finalfn");
+	glicko_aggregate_context(fcinfo, "glicko2_period_finalfn");
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	state = (PeriodState *) PG_GETARG_POINTER(0);
@@ -533,7 +533,7 @@ glicko2_period_finalfn(PG_FUNCTION_ARGS)
 
 	status = glicko2_update(&state->player, &state->sums, state->tau, &result, NULL);
 	if (status != GLICKO_OK)
-		report_glicko_status(status, psprintf("glicko2 update of player %s",
+		glicko_report_status(status, psprintf("glicko2 update of player %s",
 											  glicko2_to_cstring(&state->player)));
 	PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &result));
 }
@@ -548,7 +548,7 @@ glicko1_period_finalfn(PG_FUNCTION_ARGS)
 				result;
 	GlickoStatus status;
 
-	aggregate_context(fcinfo, "glicko1_period_finalfn");
+	glicko_aggregate_context(fcinfo, "glicko1_period_finalfn");
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	state = (PeriodState *) PG_GETARG_POINTER(0);
@@ -559,7 +559,7 @@ glicko1_period_finalfn(PG_FUNCTION_ARGS)
 	player.rd = state->player.rd;
 	status = glicko1_update(&player, &state->sums, &result);
 	if (status != GLICKO_OK)
-		report_glicko_status(status, psprintf("glicko1 update of player %s",
+		glicko_report_status(status, psprintf("glicko1 update of player %s",
 											  glicko1_to_cstring(&player)));
 	PG_RETURN_DATUM(glicko1_get_datum(fcinfo, &result));
 }

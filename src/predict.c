@@ -15,7 +15,7 @@ glicko2_g_sql(PG_FUNCTION_ARGS)
 {
 	double		rd = PG_GETARG_FLOAT8(0);
 
-	check_positive(rd, "rd");
+	glicko_check_positive(rd, "rd");
 	PG_RETURN_FLOAT8(glicko2_g(rd));
 }
 
@@ -27,8 +27,8 @@ glicko2_expected_sql(PG_FUNCTION_ARGS)
 	Glicko2Rating player,
 				opponent;
 
-	datum_get_glicko2(PG_GETARG_DATUM(0), &player, "player");
-	datum_get_glicko2(PG_GETARG_DATUM(1), &opponent, "opponent");
+	glicko2_datum_get(PG_GETARG_DATUM(0), &player, "player");
+	glicko2_datum_get(PG_GETARG_DATUM(1), &opponent, "opponent");
 	PG_RETURN_FLOAT8(glicko2_expected(player.rating, opponent.rating, opponent.rd));
 }
 
@@ -40,8 +40,8 @@ glicko2_win_probability_sql(PG_FUNCTION_ARGS)
 	Glicko2Rating a,
 				b;
 
-	datum_get_glicko2(PG_GETARG_DATUM(0), &a, "a");
-	datum_get_glicko2(PG_GETARG_DATUM(1), &b, "b");
+	glicko2_datum_get(PG_GETARG_DATUM(0), &a, "a");
+	glicko2_datum_get(PG_GETARG_DATUM(1), &b, "b");
 	PG_RETURN_FLOAT8(glicko2_win_probability(&a, &b));
 }
 
@@ -57,8 +57,8 @@ glicko2_win_probability_advantage_sql(PG_FUNCTION_ARGS)
 				b;
 	double		advantage = PG_GETARG_FLOAT8(2);
 
-	datum_get_glicko2(PG_GETARG_DATUM(0), &a, "a");
-	datum_get_glicko2(PG_GETARG_DATUM(1), &b, "b");
-	check_finite(advantage, "advantage");
+	glicko2_datum_get(PG_GETARG_DATUM(0), &a, "a");
+	glicko2_datum_get(PG_GETARG_DATUM(1), &b, "b");
+	glicko_check_finite(advantage, "advantage");
 	PG_RETURN_FLOAT8(glicko2_win_probability_advantage(&a, &b, advantage));
 }

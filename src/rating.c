@@ -40,7 +40,7 @@ glicko1_to_cstring(const Glicko1Rating *r)
 }
 
 void
-check_positive(double x, const char *what)
+glicko_check_positive(double x, const char *what)
 {
 	if (!glicko_valid_positive(x))
 		ereport(ERROR,
@@ -50,7 +50,7 @@ check_positive(double x, const char *what)
 }
 
 void
-check_nonnegative(double x, const char *what)
+glicko_check_nonnegative(double x, const char *what)
 {
 	if (!isfinite(x) || x < 0.0)
 		ereport(ERROR,
@@ -60,7 +60,7 @@ check_nonnegative(double x, const char *what)
 }
 
 void
-check_finite(double x, const char *what)
+glicko_check_finite(double x, const char *what)
 {
 	if (!isfinite(x))
 		ereport(ERROR,
@@ -70,7 +70,7 @@ check_finite(double x, const char *what)
 }
 
 void
-check_score(double score)
+glicko_check_score(double score)
 {
 	if (!glicko_valid_score(score))
 		ereport(ERROR,
@@ -82,20 +82,20 @@ check_score(double score)
 
 /* Argument n as max_rd, checked; NULL means no cap (INFINITY). */
 double
-arg_max_rd(FunctionCallInfo fcinfo, int n)
+glicko_arg_max_rd(FunctionCallInfo fcinfo, int n)
 {
 	double		max_rd;
 
 	if (PG_ARGISNULL(n))
 		return INFINITY;
 	max_rd = PG_GETARG_FLOAT8(n);
-	check_positive(max_rd, "max_rd");
+	glicko_check_positive(max_rd, "max_rd");
 	return max_rd;
 }
 
 /* A score column's value as float8: float8, float4, int2, int4, int8 or numeric. */
 double
-score_as_float8(Oid type, Datum d)
+glicko_score_as_float8(Oid type, Datum d)
 {
 	switch (type)
 	{
@@ -127,14 +127,14 @@ check_field(bool ok, const char *what, const char *field, double value)
 }
 
 void
-check_glicko2(const Glicko2Rating *r, const char *what)
+glicko2_check(const Glicko2Rating *r, const char *what)
 {
 	check_field(glicko_valid_rating_value(r->rating), what, "rating", r->rating);
 	check_field(glicko_valid_positive(r->rd), what, "rd", r->rd);
 	check_field(glicko_valid_positive(r->volatility), what, "volatility", r->volatility);
 }
 
-void
+static void
 check_glicko1(const Glicko1Rating *r, const char *what)
 {
 	check_field(glicko_valid_rating_value(r->rating), what, "rating", r->rating);
@@ -142,7 +142,7 @@ check_glicko1(const Glicko1Rating *r, const char *what)
 }
 
 void
-report_glicko_status(GlickoStatus status, const char *what)
+glicko_report_status(GlickoStatus status, const char *what)
 {
 	switch (status)
 	{
@@ -195,7 +195,7 @@ read_float8_fields(Datum d, double *out, int nfields, const char *what)
 }
 
 void
-datum_get_glicko2_fields(Datum d, Glicko2Rating *out, const char *what)
+glicko2_datum_get_fields(Datum d, Glicko2Rating *out, const char *what)
 {
 	double		f[3];
 
@@ -206,7 +206,7 @@ datum_get_glicko2_fields(Datum d, Glicko2Rating *out, const char *what)
 }
 
 bool
-datum_try_glicko2(Datum d, Glicko2Rating *out)
+glicko2_datum_try(Datum d, Glicko2Rating *out)
 {
 	double		f[3];
 
@@ -219,14 +219,14 @@ datum_try_glicko2(Datum d, Glicko2Rating *out)
 }
 
 void
-datum_get_glicko2(Datum d, Glicko2Rating *out, const char *what)
+glicko2_datum_get(Datum d, Glicko2Rating *out, const char *what)
 {
-	datum_get_glicko2_fields(d, out, what);
-	check_glicko2(out, what);
+	glicko2_datum_get_fields(d, out, what);
+	glicko2_check(out, what);
 }
 
 void
-datum_get_glicko1(Datum d, Glicko1Rating *out, const char *what)
+glicko1_datum_get(Datum d, Glicko1Rating *out, const char *what)
 {
 	double		f[2];
 
@@ -237,15 +237,15 @@ datum_get_glicko1(Datum d, Glicko1Rating *out, const char *what)
 }
 
 void
-arg_glicko2_or_unrated(FunctionCallInfo fcinfo, int n, Glicko2Rating *out,
+glicko2_arg_or_unrated(FunctionCallInfo fcinfo, int n, Glicko2Rating *out,
 					   const char *what)
 {
 	arg_glicko2_fields_or_unrated(fcinfo, n, out, what);
-	check_glicko2(out, what);
+	glicko2_check(out, what);
 }
 
 void
-arg_glicko1_or_unrated(FunctionCallInfo fcinfo, int n, Glicko1Rating *out,
+glicko1_arg_or_unrated(FunctionCallInfo fcinfo, int n, Glicko1Rating *out,
 					   const char *what)
 {
 	if (PG_ARGISNULL(n))
@@ -254,7 +254,7 @@ arg_glicko1_or_unrated(FunctionCallInfo fcinfo, int n, Glicko1Rating *out,
 		out->rd = GLICKO2_DEFAULT_RD;
 	}
 	else
-		datum_get_glicko1(PG_GETARG_DATUM(n), out, what);
+		glicko1_datum_get(PG_GETARG_DATUM(n), out, what);
 }
 
 /*
@@ -363,7 +363,7 @@ glicko2_rating_make(PG_FUNCTION_ARGS)
 	r.rating = PG_GETARG_FLOAT8(0);
 	r.rd = PG_GETARG_FLOAT8(1);
 	r.volatility = PG_GETARG_FLOAT8(2);
-	check_glicko2(&r, "glicko2_rating");
+	glicko2_check(&r, "glicko2_rating");
 	PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &r));
 }
 

@@ -15,14 +15,14 @@
 #include "core/team.h"
 
 /* Read a composite argument; `what` names it in errors ("player", "opponent"). */
-extern void datum_get_glicko2(Datum d, Glicko2Rating *out, const char *what);
-extern void datum_get_glicko1(Datum d, Glicko1Rating *out, const char *what);
+extern void glicko2_datum_get(Datum d, Glicko2Rating *out, const char *what);
+extern void glicko1_datum_get(Datum d, Glicko1Rating *out, const char *what);
 /* The fields only (NULL fields and shape checked): for callers that name the
  * bad value themselves when glicko2_valid() is false. */
-extern void datum_get_glicko2_fields(Datum d, Glicko2Rating *out, const char *what);
-/* A valid rating read without raising: false for anything datum_get_glicko2
+extern void glicko2_datum_get_fields(Datum d, Glicko2Rating *out, const char *what);
+/* A valid rating read without raising: false for anything glicko2_datum_get
  * would refuse (callers that build the error's wording only when needed). */
-extern bool datum_try_glicko2(Datum d, Glicko2Rating *out);
+extern bool glicko2_datum_try(Datum d, Glicko2Rating *out);
 
 /*
  * The float8 fields of a rating composite that is neither toasted nor
@@ -80,7 +80,7 @@ rating_fields_in_place(Datum d, void *out, int nfields)
 /*
  * Argument n's fields, NULL meaning the unrated player of Step 1(a), not
  * checked: the aggregates' rows check them inline (glicko2_valid), and
- * arg_glicko2_or_unrated with check_glicko2.
+ * glicko2_arg_or_unrated with glicko2_check.
  */
 static inline void
 arg_glicko2_fields_or_unrated(FunctionCallInfo fcinfo, int n, Glicko2Rating *out,
@@ -93,13 +93,13 @@ arg_glicko2_fields_or_unrated(FunctionCallInfo fcinfo, int n, Glicko2Rating *out
 		out->volatility = GLICKO2_DEFAULT_VOLATILITY;
 	}
 	else if (!rating_fields_in_place(PG_GETARG_DATUM(n), out, 3))
-		datum_get_glicko2_fields(PG_GETARG_DATUM(n), out, what);
+		glicko2_datum_get_fields(PG_GETARG_DATUM(n), out, what);
 }
 
 /* Argument n as a rating, NULL meaning the unrated player of Step 1(a). */
-extern void arg_glicko2_or_unrated(FunctionCallInfo fcinfo, int n,
+extern void glicko2_arg_or_unrated(FunctionCallInfo fcinfo, int n,
 								   Glicko2Rating *out, const char *what);
-extern void arg_glicko1_or_unrated(FunctionCallInfo fcinfo, int n,
+extern void glicko1_arg_or_unrated(FunctionCallInfo fcinfo, int n,
 								   Glicko1Rating *out, const char *what);
 
 /* Build the function's composite result. */
@@ -121,21 +121,20 @@ glicko2_valid(const Glicko2Rating *r)
 		glicko_valid_positive(r->volatility);
 }
 
-extern void check_glicko2(const Glicko2Rating *r, const char *what);
-extern void check_glicko1(const Glicko1Rating *r, const char *what);
-extern void check_positive(double x, const char *what);
-extern void check_nonnegative(double x, const char *what);
-extern void check_finite(double x, const char *what);
-extern void check_score(double score);
+extern void glicko2_check(const Glicko2Rating *r, const char *what);
+extern void glicko_check_positive(double x, const char *what);
+extern void glicko_check_nonnegative(double x, const char *what);
+extern void glicko_check_finite(double x, const char *what);
+extern void glicko_check_score(double score);
 
 /* A score column's value as float8 (float8, float4, int2, int4, int8, numeric). */
-extern double score_as_float8(Oid type, Datum d);
+extern double glicko_score_as_float8(Oid type, Datum d);
 
 /* Argument n as max_rd: checked, NULL meaning no cap (INFINITY). */
-extern double arg_max_rd(FunctionCallInfo fcinfo, int n);
+extern double glicko_arg_max_rd(FunctionCallInfo fcinfo, int n);
 
 /* Turn a GlickoStatus from glicko_math.c into an ERROR (or nothing if OK). */
-extern void report_glicko_status(GlickoStatus status, const char *what);
+extern void glicko_report_status(GlickoStatus status, const char *what);
 
 /* A rating as text for messages: "(1500,350,0.06)". */
 extern char *glicko2_to_cstring(const Glicko2Rating *r);

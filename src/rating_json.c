@@ -23,12 +23,12 @@ glicko2_to_jsonb_sql(PG_FUNCTION_ARGS)
 	Glicko2Rating r;
 	GlickoJsonbState st = GLICKO_JSONB_STATE_INIT;
 
-	datum_get_glicko2(PG_GETARG_DATUM(0), &r, "r");
-	json_begin_object(&st, NULL);
-	json_put_number(&st, "rating", r.rating);
-	json_put_number(&st, "rd", r.rd);
-	json_put_number(&st, "volatility", r.volatility);
-	PG_RETURN_JSONB_P(json_finish(&st));
+	glicko2_datum_get(PG_GETARG_DATUM(0), &r, "r");
+	glicko_json_begin_object(&st, NULL);
+	glicko_json_put_number(&st, "rating", r.rating);
+	glicko_json_put_number(&st, "rd", r.rd);
+	glicko_json_put_number(&st, "volatility", r.volatility);
+	PG_RETURN_JSONB_P(glicko_json_finish(&st));
 }
 
 #define RATING_JSON_DETAIL \
@@ -99,6 +99,6 @@ glicko2_from_jsonb_sql(PG_FUNCTION_ARGS)
 	r.rating = fields[0];
 	r.rd = fields[1];
 	r.volatility = fields[2];
-	check_glicko2(&r, "rating json");
+	glicko2_check(&r, "rating json");
 	PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &r));
 }

@@ -46,7 +46,7 @@ glicko2_to_scaled_sql(PG_FUNCTION_ARGS)
 	Datum		values[3];
 	bool		nulls[3] = {false, false, false};
 
-	datum_get_glicko2(PG_GETARG_DATUM(0), &r, "r");
+	glicko2_datum_get(PG_GETARG_DATUM(0), &r, "r");
 	glicko2_to_scaled(&r, &s);
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
@@ -73,7 +73,7 @@ glicko2_from_scaled_sql(PG_FUNCTION_ARGS)
 	check_scaled_field(isfinite(s.mu), "mu", s.mu);
 	check_scaled_field(glicko_valid_positive(s.phi), "phi", s.phi);
 	check_scaled_field(glicko_valid_positive(s.sigma), "sigma", s.sigma);
-	report_glicko_status(glicko2_from_scaled(&s, &r),
+	glicko_report_status(glicko2_from_scaled(&s, &r),
 						 psprintf("rating of glicko2_scaled (%s,%s,%s)",
 								  float8out_internal(s.mu), float8out_internal(s.phi),
 								  float8out_internal(s.sigma)));

@@ -38,8 +38,10 @@ glicko_column_attnum(Oid relid, const char *column, const char *hint)
 	return attnum;
 }
 
-Oid
-glicko_column_type(Oid relid, const char *column, const char *argument)
+/* The type of column `column` of relid; errors name `argument`, the SQL
+ * argument that named the column ("Name the column with argument => '...'"). */
+static Oid
+column_type(Oid relid, const char *column, const char *argument)
 {
 	AttrNumber	attnum;
 
@@ -103,7 +105,7 @@ glicko2_column_type_sql(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				errmsg("the relation of %s must not be NULL", argument));
-	PG_RETURN_OID(glicko_column_type(PG_GETARG_OID(0),
+	PG_RETURN_OID(column_type(PG_GETARG_OID(0),
 									 PG_ARGISNULL(1) ? NULL : NameStr(*PG_GETARG_NAME(1)),
 									 argument));
 }
@@ -125,7 +127,7 @@ glicko2_key_column_check_sql(PG_FUNCTION_ARGS)
 				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				errmsg("the arguments of glicko2_key_column_check must not be NULL"));
 	source = PG_GETARG_OID(0);
-	type = glicko_column_type(source, column, text_to_cstring(PG_GETARG_TEXT_PP(2)));
+	type = column_type(source, column, text_to_cstring(PG_GETARG_TEXT_PP(2)));
 	key_type = PG_GETARG_OID(5);
 	if (!glicko_keys_match(type, key_type))
 		ereport(ERROR,

@@ -13,10 +13,6 @@
  * column and the relation, with `hint` saying how to name another. */
 extern AttrNumber glicko_column_attnum(Oid relid, const char *column, const char *hint);
 
-/* The type of column `column` of relid; errors name `argument`, the SQL
- * argument that named the column ("Name the column with argument => '...'"). */
-extern Oid	glicko_column_type(Oid relid, const char *column, const char *argument);
-
 /* Is the type int2, int4 or int8 (player keys of these types mix)? */
 extern bool glicko_is_integer_type(Oid type);
 

@@ -80,7 +80,7 @@ team_add(Teams *t, const Units *u, int k, int e, int sign)
 }
 
 double
-mm_split_cost(const Glicko2Rating *players, int n, const int *team, int teams)
+glicko_mm_split_cost(const Glicko2Rating *players, int n, const int *team, int teams)
 {
 	Teams		t;
 
@@ -311,7 +311,7 @@ split_count(int n, int teams)
  * cost so far cannot do better and is cut (ties keep the first split found).
  */
 MmStatus
-mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
+glicko_mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
 				 int teams, int *team, int *bad_party, const MmEnv *env)
 {
 	Units		u;
@@ -525,7 +525,7 @@ improve_by_swaps(Teams *t, const Units *u, int *unit_team, double *budget,
  * 64 units), each improved the same way; the best split found wins.
  */
 MmStatus
-mm_balance_heuristic(const Glicko2Rating *players, const int *party, int n,
+glicko_mm_balance_heuristic(const Glicko2Rating *players, const int *party, int n,
 					 int teams, int *team, int *bad_party, const MmEnv *env)
 {
 	Units		u;
@@ -611,7 +611,7 @@ mm_balance_heuristic(const Glicko2Rating *players, const int *party, int n,
 }
 
 MmStatus
-mm_balance(const Glicko2Rating *players, const int *party, int n, int teams,
+glicko_mm_balance(const Glicko2Rating *players, const int *party, int n, int teams,
 		   int *team, bool *exact, int *bad_party, const MmEnv *env)
 {
 	MmStatus	status = check_lobby(n, teams);
@@ -620,8 +620,8 @@ mm_balance(const Glicko2Rating *players, const int *party, int n, int teams,
 		return status;
 	*exact = n <= MM_EXACT_PLAYERS || split_count(n, teams) <= MM_EXACT_SPLITS;
 	if (*exact)
-		return mm_balance_exact(players, party, n, teams, team, bad_party, env);
-	return mm_balance_heuristic(players, party, n, teams, team, bad_party, env);
+		return glicko_mm_balance_exact(players, party, n, teams, team, bad_party, env);
+	return glicko_mm_balance_heuristic(players, party, n, teams, team, bad_party, env);
 }
 
 /* A double's order as an unsigned integer's: flip every bit of a negative
@@ -638,7 +638,7 @@ rating_key(double x)
 }
 
 void
-mm_sort_by_rating(const double *rating, int n, int *order, const MmEnv *env)
+glicko_mm_sort_by_rating(const double *rating, int n, int *order, const MmEnv *env)
 {
 	uint64_t   *key = env->alloc(sizeof(uint64_t) * n),
 			   *key_to = env->alloc(sizeof(uint64_t) * n);
@@ -709,7 +709,7 @@ mm_sort_by_rating(const double *rating, int n, int *order, const MmEnv *env)
  * runs (not proved optimal over every grouping).
  */
 int
-mm_group_runs(const double *rating, const double *tolerance, int n, int size,
+glicko_mm_group_runs(const double *rating, const double *tolerance, int n, int size,
 			  int *first, double *work, const MmEnv *env)
 {
 	double	   *games = work,

@@ -55,7 +55,7 @@ typedef struct MmEnv
  * win probability; for more, the largest |p - 1/2| over every pair of teams
  * (the most lopsided meeting the split allows).
  */
-extern double mm_split_cost(const Glicko2Rating *players, int n,
+extern double glicko_mm_split_cost(const Glicko2Rating *players, int n,
 							const int *team, int teams);
 
 /*
@@ -63,20 +63,20 @@ extern double mm_split_cost(const Glicko2Rating *players, int n,
  * players with the same party number (party[i] > 0; 0 is no party, party may
  * be NULL) in the same team.  team[i] gets the team of player i, numbered
  * from 1 in the order of each team's first player.  Exact (smallest
- * mm_split_cost, first in the search's order among equals) when n <=
+ * glicko_mm_split_cost, first in the search's order among equals) when n <=
  * MM_EXACT_PLAYERS or there are at most MM_EXACT_SPLITS splits; otherwise
- * mm_balance_heuristic.  *exact says which; *bad_party names the party of a
+ * glicko_mm_balance_heuristic.  *exact says which; *bad_party names the party of a
  * MM_PARTY_TOO_LARGE.
  */
-extern MmStatus mm_balance(const Glicko2Rating *players, const int *party,
+extern MmStatus glicko_mm_balance(const Glicko2Rating *players, const int *party,
 						   int n, int teams, int *team, bool *exact,
 						   int *bad_party, const MmEnv *env);
 
 /* The two methods, callable on their own (tests measure the gap). */
-extern MmStatus mm_balance_exact(const Glicko2Rating *players, const int *party,
+extern MmStatus glicko_mm_balance_exact(const Glicko2Rating *players, const int *party,
 								 int n, int teams, int *team, int *bad_party,
 								 const MmEnv *env);
-extern MmStatus mm_balance_heuristic(const Glicko2Rating *players, const int *party,
+extern MmStatus glicko_mm_balance_heuristic(const Glicko2Rating *players, const int *party,
 									 int n, int teams, int *team, int *bad_party,
 									 const MmEnv *env);
 
@@ -86,7 +86,7 @@ extern MmStatus mm_balance_heuristic(const Glicko2Rating *players, const int *pa
  * on the ratings' bits: a queue of 100 000 in about 3 ms, where qsort with a
  * comparison function takes about 18.
  */
-extern void mm_sort_by_rating(const double *rating, int n, int *order,
+extern void glicko_mm_sort_by_rating(const double *rating, int n, int *order,
 							  const MmEnv *env);
 
 /*
@@ -100,7 +100,7 @@ extern void mm_sort_by_rating(const double *rating, int n, int *order,
  * in matchmaking_math.c).  first[g] gets the position of game g's first
  * player; returns the number of games.  work needs 4 (n + 1) doubles.
  */
-extern int	mm_group_runs(const double *rating, const double *tolerance,
+extern int	glicko_mm_group_runs(const double *rating, const double *tolerance,
 						  int n, int size, int *first, double *work,
 						  const MmEnv *env);
 

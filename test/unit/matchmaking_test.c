@@ -154,12 +154,12 @@ test_balance_brute(void)
 			/* Some lobbies with two parties of two (fits whenever teams have 2+). */
 			for (int i = 0; i < n; i++)
 				party[i] = use_parties && i < 4 && n / teams >= 2 ? 1 + i / 2 : 0;
-			s = mm_balance(p, party, n, teams, team, &exact, &bad, &env);
+			s = glicko_mm_balance(p, party, n, teams, team, &exact, &bad, &env);
 			CHECK(s == MM_OK);
 			CHECK(exact);
 			CHECK(valid_split(n, team, teams, party));
 			CHECK(fabs(brute_cost(p, n, team, teams) - brute_balance(p, n, teams, party)) < 1e-12);
-			CHECK(fabs(mm_split_cost(p, n, team, teams) - brute_cost(p, n, team, teams)) < 1e-12);
+			CHECK(fabs(glicko_mm_split_cost(p, n, team, teams) - brute_cost(p, n, team, teams)) < 1e-12);
 			/* Numbered by first player. */
 			CHECK(team[0] == 1);
 		}
@@ -179,18 +179,18 @@ test_balance_cases(void)
 		int			want_free[4] = {1, 2, 2, 1},
 					want_party[4] = {1, 1, 2, 2};
 
-		CHECK(mm_balance(p, NULL, 4, 2, team, &exact, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance(p, NULL, 4, 2, team, &exact, &bad, &env) == MM_OK);
 		CHECK(memcmp(team, want_free, sizeof(want_free)) == 0);
-		CHECK(mm_split_cost(p, 4, team, 2) == 0.0);
+		CHECK(glicko_mm_split_cost(p, 4, team, 2) == 0.0);
 		/* The party of the two best must play together: the only split left. */
-		CHECK(mm_balance(p, party, 4, 2, team, &exact, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance(p, party, 4, 2, team, &exact, &bad, &env) == MM_OK);
 		CHECK(memcmp(team, want_party, sizeof(want_party)) == 0);
 		/* 1700 against 1400 with RD 50 on both sides. */
 		{
 			Glicko2Rating a = {1700, 50, .06},
 						b = {1400, 50, .06};
 
-			CHECK(fabs(mm_split_cost(p, 4, team, 2) - (glicko2_win_probability(&a, &b) - 0.5)) < 1e-15);
+			CHECK(fabs(glicko_mm_split_cost(p, 4, team, 2) - (glicko2_win_probability(&a, &b) - 0.5)) < 1e-15);
 		}
 	}
 	/* 3 teams of 2: 1000..1500 pair outside in, every team 1250. */
@@ -200,15 +200,15 @@ test_balance_cases(void)
 
 		for (int i = 0; i < 6; i++)
 			p[i] = (Glicko2Rating) {1000 + 100 * i, 80, .06};
-		CHECK(mm_balance(p, NULL, 6, 3, team, &exact, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance(p, NULL, 6, 3, team, &exact, &bad, &env) == MM_OK);
 		CHECK(memcmp(team, want, sizeof(want)) == 0);
-		CHECK(mm_split_cost(p, 6, team, 3) == 0.0);
+		CHECK(glicko_mm_split_cost(p, 6, team, 3) == 0.0);
 	}
 	/* Uneven: 5 players in 2 teams are 3 and 2. */
 	{
 		Glicko2Rating p[5] = {{1500, 50, .06}, {1500, 50, .06}, {1500, 50, .06}, {1500, 50, .06}, {1500, 50, .06}};
 
-		CHECK(mm_balance(p, NULL, 5, 2, team, &exact, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance(p, NULL, 5, 2, team, &exact, &bad, &env) == MM_OK);
 		CHECK(valid_split(5, team, 2, NULL));
 	}
 	/* Errors. */
@@ -218,14 +218,14 @@ test_balance_cases(void)
 					unpackable[6] = {1, 1, 2, 2, 3, 3};
 
 		random_lobby(p, 6);
-		CHECK(mm_balance(p, NULL, 1, 2, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
-		CHECK(mm_balance(p, NULL, 6, 1, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
-		CHECK(mm_balance(p, NULL, 6, 7, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
-		CHECK(mm_balance(p, big_party, 6, 2, team, &exact, &bad, &env) == MM_PARTY_TOO_LARGE);
+		CHECK(glicko_mm_balance(p, NULL, 1, 2, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
+		CHECK(glicko_mm_balance(p, NULL, 6, 1, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
+		CHECK(glicko_mm_balance(p, NULL, 6, 7, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
+		CHECK(glicko_mm_balance(p, big_party, 6, 2, team, &exact, &bad, &env) == MM_PARTY_TOO_LARGE);
 		CHECK(bad == 7);
 		/* Three parties of two cannot fill two teams of three. */
-		CHECK(mm_balance(p, unpackable, 6, 2, team, &exact, &bad, &env) == MM_PARTIES_DO_NOT_FIT);
-		CHECK(mm_balance_heuristic(p, unpackable, 6, 2, team, &bad, &env) == MM_PARTIES_DO_NOT_FIT);
+		CHECK(glicko_mm_balance(p, unpackable, 6, 2, team, &exact, &bad, &env) == MM_PARTIES_DO_NOT_FIT);
+		CHECK(glicko_mm_balance_heuristic(p, unpackable, 6, 2, team, &bad, &env) == MM_PARTIES_DO_NOT_FIT);
 	}
 }
 
@@ -247,10 +247,10 @@ test_heuristic(void)
 			continue;
 		random_lobby(p, n);
 		party[0] = party[1] = 5;
-		CHECK(mm_balance_exact(p, party, n, teams, exact_team, &bad, &env) == MM_OK);
-		CHECK(mm_balance_heuristic(p, party, n, teams, heur_team, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance_exact(p, party, n, teams, exact_team, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance_heuristic(p, party, n, teams, heur_team, &bad, &env) == MM_OK);
 		CHECK(valid_split(n, heur_team, teams, party));
-		CHECK(mm_split_cost(p, n, heur_team, teams) >= mm_split_cost(p, n, exact_team, teams) - 1e-15);
+		CHECK(glicko_mm_split_cost(p, n, heur_team, teams) >= glicko_mm_split_cost(p, n, exact_team, teams) - 1e-15);
 	}
 }
 
@@ -277,10 +277,10 @@ test_poll(void)
 
 	random_lobby(p, 16);
 	polls = 0;
-	CHECK(mm_balance_exact(p, NULL, 16, 5, team, &bad, &counting) == MM_OK);
+	CHECK(glicko_mm_balance_exact(p, NULL, 16, 5, team, &bad, &counting) == MM_OK);
 	CHECK(polls > 10);
 	polls = 0;
-	CHECK(mm_balance_heuristic(p, NULL, 16, 2, team, &bad, &counting) == MM_OK);
+	CHECK(glicko_mm_balance_heuristic(p, NULL, 16, 2, team, &bad, &counting) == MM_OK);
 	CHECK(polls >= 1);
 	for (int i = 0; i < 100000; i++)
 	{
@@ -288,7 +288,7 @@ test_poll(void)
 		tol[i] = 1.0;
 	}
 	polls = 0;
-	CHECK(mm_group_runs(r, tol, 100000, 2, first, work, &counting) == 50000);
+	CHECK(glicko_mm_group_runs(r, tol, 100000, 2, first, work, &counting) == 50000);
 	CHECK(polls >= 1);
 	free(work);
 	free(first);
@@ -307,11 +307,11 @@ test_poll(void)
 
 		random_lobby(big, n);
 		polls = 0;
-		CHECK(mm_balance(big, NULL, n, 2, big_team, &exact, &bad, &counting) == MM_OK);
+		CHECK(glicko_mm_balance(big, NULL, n, 2, big_team, &exact, &bad, &counting) == MM_OK);
 		CHECK(!exact);
 		CHECK(polls >= n / 4096);
 		polls = 0;
-		CHECK(mm_balance(big, NULL, 2000, 64, big_team, &exact, &bad, &counting) == MM_OK);
+		CHECK(glicko_mm_balance(big, NULL, 2000, 64, big_team, &exact, &bad, &counting) == MM_OK);
 		CHECK(polls >= 1);
 		free(big);
 		free(big_team);
@@ -329,13 +329,13 @@ test_deterministic(void)
 	bool		exact;
 
 	random_lobby(p, 24);
-	CHECK(mm_balance(p, NULL, 24, 3, a, &exact, &bad, &env) == MM_OK);
+	CHECK(glicko_mm_balance(p, NULL, 24, 3, a, &exact, &bad, &env) == MM_OK);
 	CHECK(!exact);
-	CHECK(mm_balance(p, NULL, 24, 3, b, &exact, &bad, &env) == MM_OK);
+	CHECK(glicko_mm_balance(p, NULL, 24, 3, b, &exact, &bad, &env) == MM_OK);
 	CHECK(memcmp(a, b, sizeof(a)) == 0);
-	CHECK(mm_balance(p, NULL, 16, 2, a, &exact, &bad, &env) == MM_OK);
+	CHECK(glicko_mm_balance(p, NULL, 16, 2, a, &exact, &bad, &env) == MM_OK);
 	CHECK(exact);
-	CHECK(mm_balance(p, NULL, 16, 2, b, &exact, &bad, &env) == MM_OK);
+	CHECK(glicko_mm_balance(p, NULL, 16, 2, b, &exact, &bad, &env) == MM_OK);
 	CHECK(memcmp(a, b, sizeof(int) * 16) == 0);
 }
 
@@ -415,7 +415,7 @@ test_pairing_brute(void)
 			tol[i] = 30 + 300 * uniform();
 		}
 		qsort(r, n, sizeof(double), cmp_double);
-		games = mm_group_runs(r, tol, n, 2, first, work, &env);
+		games = glicko_mm_group_runs(r, tol, n, 2, first, work, &env);
 		for (int g = 0; g < games; g++)
 		{
 			int			i = first[g];
@@ -442,15 +442,15 @@ test_runs(void)
 	for (int i = 0; i < 12; i++)
 		tol[i] = 100;
 	/* Two games of four: 1000-1030 and 1300-1330 (or 1310-1340: costlier? equal). */
-	CHECK(mm_group_runs(r, tol, 12, 4, first, work, &env) == 2);
+	CHECK(glicko_mm_group_runs(r, tol, 12, 4, first, work, &env) == 2);
 	CHECK(first[0] == 0);
 	CHECK(first[1] == 4);
 	/* A tolerance of 5 allows only 2000-2001 or 2001-2002 pairs: one game. */
 	for (int i = 0; i < 12; i++)
 		tol[i] = 5;
-	CHECK(mm_group_runs(r, tol, 12, 2, first, work, &env) == 1);
+	CHECK(glicko_mm_group_runs(r, tol, 12, 2, first, work, &env) == 1);
 	CHECK(first[0] == 9);
-	CHECK(mm_group_runs(r, tol, 0, 2, first, work, &env) == 0);
+	CHECK(glicko_mm_group_runs(r, tol, 0, 2, first, work, &env) == 0);
 }
 
 /* The radix sort against qsort with a comparison: rating, then position. */
@@ -503,7 +503,7 @@ test_sort(void)
 				expect[i] = i;
 			sort_rating = r;
 			qsort(expect, n, sizeof(int), cmp_rating_position);
-			mm_sort_by_rating(r, n, order, &env);
+			glicko_mm_sort_by_rating(r, n, order, &env);
 			for (int i = 0; i < n; i++)
 				same &= order[i] == expect[i];
 			CHECK(same);
@@ -543,12 +543,12 @@ print_gap(void)
 
 			random_lobby(p, n);
 			t0 = clock();
-			mm_balance_exact(p, NULL, n, 2, team, &bad, &env);
+			glicko_mm_balance_exact(p, NULL, n, 2, team, &bad, &env);
 			t1 = clock();
-			e = mm_split_cost(p, n, team, 2);
-			mm_balance_heuristic(p, NULL, n, 2, team, &bad, &env);
+			e = glicko_mm_split_cost(p, n, team, 2);
+			glicko_mm_balance_heuristic(p, NULL, n, 2, team, &bad, &env);
 			t2 = clock();
-			h = mm_split_cost(p, n, team, 2);
+			h = glicko_mm_split_cost(p, n, team, 2);
 			exact_ms += 1000.0 * (t1 - t0) / CLOCKS_PER_SEC;
 			heur_ms += 1000.0 * (t2 - t1) / CLOCKS_PER_SEC;
 			sum += h - e;
