@@ -1,5 +1,5 @@
 // The paper's Glicko-2 update (Glickman, "Example of the Glicko-2 system",
-// Steps 2-8), written as src/glicko_math.c writes it: the two sums of Steps
+// Steps 2-8), written as src/core/glicko_math.c writes it: the two sums of Steps
 // 3-4 kept in double-double (order-independent), Step 5's f(x) multiplied
 // through by the information, the Illinois iteration with the same stopping
 // rules, a player without games Step 6 only, capped at max_rd.  An independent
