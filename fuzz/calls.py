@@ -86,6 +86,12 @@ PERIODS = ["NULL::int", "1", "2", "3", "4", "0", "-1", "2147483647", "1::bigint"
            "NULL::text", "'{1}'::int[]", "glicko2_rating()"]
 
 
+# Types whose values are drawn from one pool, and the cast each value gets.
+POOLS = {'jsonb': (JSONS, 'jsonb'), 'timestamp with time zone': (TIMES, 'timestamptz'),
+         'interval': (INTERVALS, 'interval'), 'tid': (TIDS, 'tid'), 'bytea': (BYTEAS, 'bytea'),
+         'regtype': (REGTYPES, 'regtype')}
+
+
 def rating_good(rng):
     return rng.choice([
         "glicko2_rating(1500, 200, 0.06)", "glicko2_rating(1400, 30, 0.06)",
@@ -584,18 +590,9 @@ class Fuzzer:
             return g1_value(rng)
         if typ == 'glicko2_scaled':
             return scaled_value(rng)
-        if typ == 'jsonb':
-            return rng.choice(JSONS) + '::jsonb'
-        if typ == 'timestamp with time zone':
-            return rng.choice(TIMES) + '::timestamptz'
-        if typ == 'interval':
-            return rng.choice(INTERVALS) + '::interval'
-        if typ == 'tid':
-            return rng.choice(TIDS) + '::tid'
-        if typ == 'bytea':
-            return rng.choice(BYTEAS) + '::bytea'
-        if typ == 'regtype':
-            return rng.choice(REGTYPES) + '::regtype'
+        if typ in POOLS:
+            pool, cast = POOLS[typ]
+            return rng.choice(pool) + '::' + cast
         if typ == 'oid':
             if good and w.rels.get('games'):
                 return (f"coalesce((SELECT t.oid FROM pg_trigger t WHERE t.tgrelid = {lit(w.rels['games'])}::regclass "
@@ -863,9 +860,7 @@ class Fuzzer:
         elif stmt == 'truncate':
             sql = f"TRUNCATE {g}"
         else:
-            sql = f"COPY {g} ({pc}, {c['game_player_column']}, {c['opponent_column']}, {c['score_column']}) FROM PROGRAM 'echo 1,1,2,1' WITH (FORMAT csv)"
-        if stmt == 'copy':
-            # COPY FROM PROGRAM needs a superuser: written as an INSERT ... SELECT instead
+            # (a many-row write, as COPY would do; COPY FROM needs a file or a superuser)
             sql = (f"INSERT INTO {g} ({pc}, {c['game_player_column']}, {c['opponent_column']}, {c['score_column']}) "
                    f"SELECT {per}, 1, 2, 1 FROM generate_series(1, 3)")
         plan['pre'] = pre
