@@ -5,12 +5,13 @@
 //   node eval/run.js [--size full|ci] [--players N] [--periods N] [--rounds N]
 //                    [--from PERIOD] [--seed N] [--out DIR] [--formats a,b]
 //                    [--worlds sum,mean] [--initial-rd RD] [--no-peers] [--check]
+//                    [--fit-prior] [--prior-candidates 150,200,...] [--fit-through P]
 // Needs a cluster (PGHOST...) with the extension installed: eval/run.sh.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { FORMATS, simulate } from './lib/sim.js';
 import { byPeriod, glickoProbability, referenceCloses, scoreGlicko, scorePeer } from './lib/raters.js';
 import { loadPeers } from './lib/peers.js';
-import { extensionMethods, fitMatches, psql, rateWithExtension } from './lib/pg.js';
+import { extensionMethods, fitMatches, fitPrior, psql, rateWithExtension } from './lib/pg.js';
 
 const SIZES = {
   // issue 25's leagues
@@ -31,6 +32,14 @@ const formats = opt('formats', Object.keys(FORMATS).join(',')).split(',');
 const worlds = opt('worlds', 'sum,mean').split(',');
 const initialRd = opt('initial-rd', null);
 const GLICKO = ['sum', 'mean', 'individual', 'composite'];
+// --fit-prior: the protocol a league would follow to choose its max_rd (the
+// RD of knowing nothing about a player): glicko2_fit_matches over these
+// candidates on periods 1..fitThrough only (default: the burn-in, before the
+// first period scored), then the whole league closed with the chosen one.
+const fitPriorOn = flag('fit-prior');
+const priorCandidates = opt('prior-candidates', '150,200,250,300,350').split(',').map(Number);
+const fitThrough = Number(opt('fit-through', size.from - 1));
+const fitted = [];
 
 const inExtension = extensionMethods(GLICKO);
 const peers = flag('no-peers') ? [] : (await loadPeers()) ?? [];
@@ -134,6 +143,26 @@ for (const format of formats) {
       const t = Date.now();
       row(peer.name, 'npm', scorePeer(peer, periods, league.strengths, size.from), (Date.now() - t) / 1000);
     }
+    if (fitPriorOn && inExtension.includes(world)) {
+      const method = world;
+      const t = Date.now();
+      const fit = fitPrior(schema, method, fitThrough, priorCandidates);
+      const fitSeconds = (Date.now() - t) / 1000;
+      const extFit = rateWithExtension(`${schema}_fit`, matches, size.periods, [method], { maxRd: fit.best });
+      if (extFit.refused[method]) throw new Error(`${format} ${world}: close at max_rd ${fit.best} refused: ${extFit.refused[method]}`);
+      const fresh = { rating: 1500, rd: Math.min(350, fit.best), volatility: 0.06 };
+      const r = scoreGlicko(method, periods, league.strengths, extFit.closes[method], size.from, fresh);
+      const maxRdSeen = Math.max(...extFit.closes[method].flatMap((c) => [...c.values()].map((x) => x.rd)));
+      // The reference implementation, started and capped alike, must agree.
+      agreement(format, world, `${method}, max_rd ${fit.best}`, extFit.closes[method],
+                referenceCloses(method, periods, { maxRd: fit.best, initialRd: fresh.rd }));
+      const rdOk = maxRdSeen <= fit.best;
+      checks.push({ check: `no RD above the fitted max_rd ${fit.best}, ${format} ${world}`, worst: Math.max(0, maxRdSeen - fit.best), ok: rdOk });
+      if (!rdOk) failed = true;
+      fitted.push({ format, world, method, max_rd: fit.best, losses: fit.losses, fit_seconds: fitSeconds,
+                    max_rd_seen: maxRdSeen, ...r });
+      log(`${format} ${world} ${method}, fitted max_rd ${fit.best} (${JSON.stringify(fit.losses)}, ${fitSeconds} s): log loss ${r.log_loss.toFixed(4)}, slope ${r.slope.toFixed(3)}, inside ${r.coverage.toFixed(1)} %, mean RD ${r.mean_rd.toFixed(0)}, max RD ${maxRdSeen.toFixed(1)}`);
+    }
   }
 }
 
@@ -165,6 +194,17 @@ for (const g of goals) {
   const ts = results.find((x) => x.format === g.format && x.world === g.world && x.method === 'trueskill');
   md += `| ${label(g.format)} | ${g.world} | ${yn(g.slope)} (${fmt(r.slope, 3)}) | ${yn(g.coverage)} (${fmt(r.coverage, 1)}) | ${yn(g.log_loss)}${ts ? ` (${fmt(r.log_loss, 4)} vs ${fmt(ts.log_loss, 4)})` : ''} |\n`;
 }
+if (fitPriorOn) {
+  md += `\nWith the prior fitted (max_rd chosen by glicko2_fit_matches on periods 1–${fitThrough} from {${priorCandidates.join(', ')}}; scored over periods ${size.from}–${size.periods}):\n\n`;
+  md += `| format | world (method) | max_rd chosen | log loss | correlation | slope | % inside ±2 RD | mean RD | slope 0.9–1.1 | 92–97 % inside | log loss ≤ TrueSkill's |\n|---|---|---|---|---|---|---|---|---|---|---|\n`;
+  for (const f of fitted) {
+    const ts = results.find((x) => x.format === f.format && x.world === f.world && x.method === 'trueskill');
+    md += `| ${label(f.format)} | ${f.world} | ${f.max_rd} | ${fmt(f.log_loss, 4)} | ${fmt(f.correlation, 3)} | ${fmt(f.slope, 3)} | ${fmt(f.coverage, 1)} | ${fmt(f.mean_rd, 0)} | ${yn(f.slope >= 0.9 && f.slope <= 1.1)} | ${yn(f.coverage >= 92 && f.coverage <= 97)} | ${ts ? `${yn(f.log_loss <= ts.log_loss)} (vs ${fmt(ts.log_loss, 4)})` : 'n/a'} |\n`;
+  }
+  md += `\n| format | world | ${priorCandidates.map((c) => `log loss at ${c}`).join(' | ')} |\n|---|---|${priorCandidates.map(() => '---').join('|')}|\n`;
+  for (const f of fitted)
+    md += `| ${label(f.format)} | ${f.world} | ${priorCandidates.map((c) => { const v = f.losses[String(c)]; return v === undefined ? '' : (c === f.max_rd ? `**${fmt(v, 4)}**` : fmt(v, 4)); }).join(' | ')} |\n`;
+}
 const refused = results.filter((r) => r.refused);
 if (refused.length) {
   md += '\nRefused closes:\n\n';
@@ -175,9 +215,10 @@ if (checks.length) {
   for (const c of checks) md += `| ${c.check} | ${c.worst.toExponential(2)} | ${c.ok ? 'ok' : 'FAILED'} |\n`;
 }
 const settings = { ...size, seed, formats, worlds, initial_rd: initialRd === null ? 350 : Number(initialRd),
+                   ...(fitPriorOn ? { prior_candidates: priorCandidates, fit_through: fitThrough } : {}),
                    extension_methods: inExtension, peers: peers.map((p) => p.name), seconds: (Date.now() - t0) / 1000 };
 mkdirSync(outDir, { recursive: true });
-writeFileSync(`${outDir}/results.json`, JSON.stringify({ settings, results, goals, checks }, null, 1) + '\n');
+writeFileSync(`${outDir}/results.json`, JSON.stringify({ settings, results, goals, fitted, checks }, null, 1) + '\n');
 writeFileSync(`${outDir}/results.md`, md);
 console.log(md);
 console.log(`settings: ${JSON.stringify(settings)}`);

@@ -559,8 +559,8 @@ COMMENT ON FUNCTION glicko2_internal.glicko2_close_guard(regclass, regclass, tex
 -- games for the pass (glicko2_close_ratings), in the form games_form names
 -- (NULL: (player, opponent, score) games, both players rated, or (player,
 -- opponent_rating, score) sides, only the player rated; 'terms': (player,
--- information, surprise), a side's terms of the player's sums); its parameters are $1 the period and $2 the procedure's
--- option (text, or NULL).  n_games NULL: the number of games is counted from
+-- information, surprise), a side's terms of the player's sums); its parameters are $1 the period, $2 the procedure's
+-- option (text, or NULL) and $3 max_rd (text; for glicko2_match_sides' unrated players).  n_games NULL: the number of games is counted from
 -- the games (half the game sides).  advantage and home_column are only
 -- recorded (games_sql applies them).
 --
@@ -641,7 +641,7 @@ BEGIN
   IF in_place THEN
     SELECT k.handle, k.sides, k.known, k.new_players INTO handle, n_sides, n_known, n_meant_new
     FROM glicko2_internal.glicko2_close_compute(ratings_sql, games_sql, tau, max_rd, what, games_form,
-                                           period_text, games_option) k;
+                                           period_text, games_option, max_rd::text) k;
     -- Every row of the ratings set from the kept pass; the new players added.
     update_sql := format('UPDATE %1$s t SET %2$I = glicko2_internal.glicko2_close_result($1, t.%3$I)',
                          ratings, rating_column, player_column);
@@ -682,7 +682,7 @@ BEGIN
     END IF;
     close_sql := format($sql$
       WITH computed AS (
-        SELECT c.* FROM @extschema@.glicko2_close_ratings($1, $2, $3, $5, $6, $8, $4, $7)
+        SELECT c.* FROM @extschema@.glicko2_close_ratings($1, $2, $3, $5, $6, $8, $4, $7, CAST($5 AS text))
           AS c(player %4$s, rating @extschema@.glicko2_rating, games bigint, is_new boolean)
       ), updated AS (
         UPDATE %3$s t SET %2$I = c.rating

@@ -226,7 +226,8 @@ $fn$;
 COMMENT ON FUNCTION glicko2_fit_tau(regclass, float8[], float8, float8, float8, name, name, name, name, float8, name) IS
   'glicko2_evaluate over a grid of tau values (with the given advantage and home_column); best marks the lowest overall log loss (the smallest tau on a tie); writes nothing';
 
--- Choosing the method of a team league: each method and tau replays the
+-- Choosing the method of a team league (and tau, and its max_rd, the RD of
+-- knowing nothing about a player): each method, tau and max_rd replays the
 -- league's periods in memory as glicko2_close_matches would close them
 -- (glicko2_match_sides' terms into the close's own pass, glicko2_close_ratings,
 -- so the ratings are the closes' bit for bit) and scores every pair of teams
@@ -237,11 +238,11 @@ CREATE FUNCTION glicko2_fit_matches(
   matches regclass,
   methods text[] DEFAULT ARRAY['sum', 'mean', 'composite', 'individual'],
   taus float8[] DEFAULT '{0.3,0.5,0.8,1.2}',
-  max_rd float8 DEFAULT 350,
+  max_rds float8[] DEFAULT '{350}',
   period_column name DEFAULT 'period', match_column name DEFAULT 'match_id',
   match_player_column name DEFAULT 'player_id', team_column name DEFAULT 'team',
   place_column name DEFAULT 'place', weight_column name DEFAULT NULL)
-  RETURNS TABLE (method text, tau float8, log_loss float8, predictions bigint, best boolean)
+  RETURNS TABLE (method text, tau float8, max_rd float8, log_loss float8, predictions bigint, best boolean)
   LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
   SET search_path = pg_catalog, pg_temp
   SET datestyle = 'ISO, YMD'
@@ -270,16 +271,20 @@ DECLARE
   hi int;
   m text;
   t float8;
+  mr float8;
+  unrated @extschema@.glicko2_rating;
   total_loss float8;
   total_n bigint;
   p_loss float8;
   p_n bigint;
   out_method text[] := '{}';
   out_tau float8[] := '{}';
+  out_max_rd float8[] := '{}';
   out_loss float8[] := '{}';
   out_n bigint[] := '{}';
   -- The close's pass over one period ($1 the method): ratings as arrays in
-  -- $2-$4, the period's rows (match, team, player, place, weight) in $5-$9.
+  -- $2-$4, the period's rows (match, team, player, place, weight) in $5-$9,
+  -- max_rd in $10 (for the unrated players of glicko2_match_sides).
   ratings_sql constant text :=
     'SELECT CAST(u.i AS int), ROW(u.r, u.d, u.v)::@extschema@.glicko2_rating
      FROM unnest(CAST($2 AS float8[]), CAST($3 AS float8[]), CAST($4 AS float8[])) WITH ORDINALITY u(r, d, v, i)
@@ -296,10 +301,10 @@ DECLARE
                                  ELSE ROW(rt.r, rt.d, rt.v)::@extschema@.glicko2_rating END ORDER BY x.j) AS rs,
                   array_agg(x.w ORDER BY x.j) AS ws
            FROM x JOIN rt ON rt.i = x.p GROUP BY x.mt) y
-     CROSS JOIN LATERAL @extschema@.glicko2_match_sides(y.ps, y.ts, y.pls, y.rs, $1, y.ws) s';
+     CROSS JOIN LATERAL @extschema@.glicko2_match_sides(y.ps, y.ts, y.pls, y.rs, $1, y.ws, CAST($10 AS float8)) s';
 BEGIN
-  IF matches IS NULL OR methods IS NULL OR taus IS NULL THEN
-    RAISE EXCEPTION 'matches, methods and taus must not be NULL' USING ERRCODE = '22004';
+  IF matches IS NULL OR methods IS NULL OR taus IS NULL OR max_rds IS NULL THEN
+    RAISE EXCEPTION 'matches, methods, taus and max_rds must not be NULL' USING ERRCODE = '22004';
   END IF;
   IF cardinality(methods) = 0 OR EXISTS (SELECT FROM unnest(methods) u WHERE u IS NULL
                                            OR u NOT IN ('sum', 'mean', 'individual', 'composite')) THEN
@@ -309,8 +314,8 @@ BEGIN
   IF cardinality(taus) = 0 OR EXISTS (SELECT FROM unnest(taus) u WHERE u IS NULL OR NOT (u > 0 AND u < 'Infinity')) THEN
     RAISE EXCEPTION 'taus must be positive finite numbers, not %', taus USING ERRCODE = '22003';
   END IF;
-  IF max_rd IS NOT NULL AND NOT (max_rd > 0 AND max_rd < 'Infinity'::float8) THEN
-    RAISE EXCEPTION 'max_rd must be a positive finite number or NULL, not %', max_rd USING ERRCODE = '22003';
+  IF cardinality(max_rds) = 0 OR EXISTS (SELECT FROM unnest(max_rds) u WHERE NOT (u > 0 AND u < 'Infinity')) THEN
+    RAISE EXCEPTION 'max_rds must be positive finite numbers or NULL (no cap), not %', max_rds USING ERRCODE = '22003';
   END IF;
   period_type := glicko2_internal.glicko2_column_type(matches, period_column, 'period_column');
   PERFORM glicko2_internal.glicko2_column_type(matches, match_column, 'match_column'),
@@ -362,6 +367,8 @@ BEGIN
 
   FOR m IN SELECT DISTINCT u FROM unnest(methods) u ORDER BY 1 LOOP
     FOR t IN SELECT DISTINCT u FROM unnest(taus) u ORDER BY 1 LOOP
+     FOR mr IN SELECT DISTINCT u FROM unnest(max_rds) u ORDER BY 1 LOOP
+      unrated := glicko2_internal.glicko2_unrated(mr);
       r := array_fill(NULL::float8, ARRAY[players]);
       d := r;
       v := r;
@@ -371,10 +378,10 @@ BEGIN
       FOR pn IN 1 .. n_periods LOOP
         hi := period_end[pn];
         -- Every pair of teams of each match, predicted from the ratings
-        -- before the period (unrated: 1500 / 350 / 0.06, as a close starts
-        -- them); a tie scores 0.5 each way, as glicko2_evaluate's draws.
+        -- before the period (unrated: 1500 / least(350, max_rd) / 0.06, as a
+        -- close starts them); a tie scores 0.5 each way, as glicko2_evaluate's draws.
         WITH x AS (SELECT row_match[j] AS mn, row_team[j] AS tn, row_place[j] AS pl,
-                          CASE WHEN r[row_player[j]] IS NULL THEN ROW(1500, 350, 0.06)::@extschema@.glicko2_rating
+                          CASE WHEN r[row_player[j]] IS NULL THEN unrated
                                ELSE ROW(r[row_player[j]], d[row_player[j]], v[row_player[j]])::@extschema@.glicko2_rating
                           END AS rating,
                           row_player[j] AS kn
@@ -396,10 +403,10 @@ BEGIN
             INTO r, d, v
           FROM generate_series(1, players) i
           LEFT JOIN @extschema@.glicko2_close_ratings(
-                      ratings_sql, games_sql, t, max_rd, 'glicko2_fit_matches', 'terms',
+                      ratings_sql, games_sql, t, mr, 'glicko2_fit_matches', 'terms',
                       m, r::text, d::text, v::text,
                       row_match[lo:hi]::text, row_team[lo:hi]::text, row_player[lo:hi]::text,
-                      row_place[lo:hi]::text, row_weight[lo:hi]::text)
+                      row_place[lo:hi]::text, row_weight[lo:hi]::text, mr::text)
                     AS c(player int, rating @extschema@.glicko2_rating, games bigint, is_new boolean)
             ON c.player = i;
         EXCEPTION WHEN null_value_not_allowed OR unique_violation OR invalid_parameter_value THEN
@@ -417,20 +424,24 @@ BEGIN
       END LOOP;
       out_method := out_method || m;
       out_tau := out_tau || t;
+      out_max_rd := out_max_rd || mr;
       out_loss := out_loss || total_loss / nullif(total_n, 0);
       out_n := out_n || total_n;
+     END LOOP;
     END LOOP;
   END LOOP;
   RETURN QUERY
-    WITH o AS (SELECT * FROM unnest(out_method, out_tau, out_loss, out_n) u(method, tau, log_loss, predictions))
-    SELECT o.method, o.tau, o.log_loss, o.predictions,
-           coalesce((o.method, o.tau) = (SELECT b.method, b.tau FROM o b WHERE b.log_loss IS NOT NULL
-                                         ORDER BY b.log_loss, b.method, b.tau LIMIT 1), false)
-    FROM o ORDER BY o.log_loss, o.method, o.tau;
+    WITH o AS (SELECT * FROM unnest(out_method, out_tau, out_max_rd, out_loss, out_n)
+                 u(method, tau, max_rd, log_loss, predictions))
+    SELECT o.method, o.tau, o.max_rd, o.log_loss, o.predictions,
+           coalesce(ROW(o.method, o.tau, o.max_rd) IS NOT DISTINCT FROM
+                    (SELECT ROW(b.method, b.tau, b.max_rd) FROM o b WHERE b.log_loss IS NOT NULL
+                     ORDER BY b.log_loss, b.method, b.tau, b.max_rd LIMIT 1), false)
+    FROM o ORDER BY o.log_loss, o.method, o.tau, o.max_rd;
 END
 $fn$;
-COMMENT ON FUNCTION glicko2_fit_matches(regclass, text[], float8[], float8, name, name, name, name, name, name) IS
-  'Chooses the method (and tau) of a team or free-for-all league by its own matches: for each method and tau, replays every period as glicko2_close_matches would close it (players start at 1500 / 350 / 0.06) and scores every pair of teams of each match with glicko2_team_win_probability of that method from the ratings before its period (log loss, a tie counting 0.5 each way); one row per method and tau, best = the lowest log loss; writes nothing';
+COMMENT ON FUNCTION glicko2_fit_matches(regclass, text[], float8[], float8[], name, name, name, name, name, name) IS
+  'Chooses the method, tau and max_rd (the RD of knowing nothing about a player: new players start at 1500 / least(350, max_rd) / 0.06, idle ones grow back to it; NULL: no cap) of a team or free-for-all league by its own matches: for each method, tau and max_rd, replays every period as glicko2_close_matches would close it and scores every pair of teams of each match with glicko2_team_win_probability of that method from the ratings before its period (log loss, a tie counting 0.5 each way); one row per method, tau and max_rd, best = the lowest log loss; writes nothing';
 
 -- The same grid search for the home / first-move advantage at one tau.
 CREATE FUNCTION glicko2_fit_advantage(games regclass,

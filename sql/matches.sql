@@ -7,15 +7,15 @@
 -- Element i of the arrays is the match's player i.
 CREATE FUNCTION glicko2_match_sides(
   players anyarray, teams anycompatiblearray, places bigint[], ratings glicko2_rating[],
-  method text DEFAULT 'sum', weights float8[] DEFAULT NULL)
+  method text DEFAULT 'sum', weights float8[] DEFAULT NULL, max_rd float8 DEFAULT 350)
   RETURNS TABLE (player anyelement, team anycompatible, rating glicko2_rating,
                  opponent anyelement, opponent_team anycompatible,
                  opponent_rating glicko2_rating, score float8,
                  expected float8, information float8, surprise float8, weight float8)
   AS 'MODULE_PATHNAME', 'glicko2_match_sides_sql'
   LANGUAGE C IMMUTABLE PARALLEL SAFE ROWS 36;
-COMMENT ON FUNCTION glicko2_match_sides(anyarray, anycompatiblearray, bigint[], glicko2_rating[], text, float8[]) IS
-  'The game sides one team or free-for-all match becomes (element i of each array is player i; place 1 = first, equal places tie; a NULL rating is unrated; weights: each player''s share of the match in (0, 1], NULL all 1): ''sum'' and ''mean'' (the team model), one side against each other team, expected its E from both teams'' strengths and uncertainty; ''individual'', one against every player of every other team, the players of a team sharing one game; ''composite'', one against each other team as its mean rating, RD and volatility (Williams 2013); score 1, 0 or 0.5 by the teams'' places; information and surprise are what the side adds to the player''s Step 3/4 sums, weight the factor on them (lambda_m of several teams, play shares)';
+COMMENT ON FUNCTION glicko2_match_sides(anyarray, anycompatiblearray, bigint[], glicko2_rating[], text, float8[], float8) IS
+  'The game sides one team or free-for-all match becomes (element i of each array is player i; place 1 = first, equal places tie; a NULL rating is the unrated player, 1500 / least(350, max_rd) / 0.06 (max_rd NULL: no cap), as the closes start him; weights: each player''s share of the match in (0, 1], NULL all 1): ''sum'' and ''mean'' (the team model), one side against each other team, expected its E from both teams'' strengths and uncertainty; ''individual'', one against every player of every other team, the players of a team sharing one game; ''composite'', one against each other team as its mean rating, RD and volatility (Williams 2013); score 1, 0 or 0.5 by the teams'' places; information and surprise are what the side adds to the player''s Step 3/4 sums, weight the factor on them (lambda_m of several teams, play shares)';
 
 -- The first bad row of a period's matches, or NULL: a NULL column, a place
 -- below 1, a weight outside (0, 1], a player twice in a match (on one team
@@ -188,7 +188,7 @@ BEGIN
                     FROM %7$s g WHERE g.%8$I = CAST($1 AS %9$s)) m
               LEFT JOIN %11$s r ON r.%5$I = m.p
               GROUP BY m.mt) x
-        CROSS JOIN LATERAL @extschema@.glicko2_match_sides(x.ps, x.ts, x.pls, x.rs, $2, x.ws) s
+        CROSS JOIN LATERAL @extschema@.glicko2_match_sides(x.ps, x.ts, x.pls, x.rs, $2, x.ws, CAST($3 AS float8)) s
       $sql$, match_column, match_player_column, team_column, place_column, player_column, rating_column,
              matches, period_column, c.period_type, c.key_type, ratings, weight_sql, weights_sql),
       method, n_rows, tau, max_rd, history, player_column, rating_column, games_form => 'terms');

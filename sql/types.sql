@@ -161,6 +161,14 @@ COMMENT ON AGGREGATE glicko1_period(glicko1_rating, glicko1_rating, float8) IS
 -- Between periods
 ------------------------------------------------------------------------------
 
+-- The unrated player of a league whose RD is capped at max_rd: the closes,
+-- the live triggers and glicko2_fit_matches start a new player so.
+CREATE FUNCTION glicko2_internal.glicko2_unrated(max_rd float8)
+  RETURNS glicko2_rating AS 'MODULE_PATHNAME', 'glicko2_unrated_sql'
+  LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_internal.glicko2_unrated(float8) IS
+  'The unrated player of a league capped at max_rd: 1500 / least(350, max_rd) / 0.06 (NULL: no cap, the paper''s 1500 / 350 / 0.06), as its closes and live triggers start a new or NULL-rated player';
+
 CREATE FUNCTION glicko2_idle(r glicko2_rating, periods float8 DEFAULT 1,
                              max_rd float8 DEFAULT 350)
   RETURNS glicko2_rating AS 'MODULE_PATHNAME', 'glicko2_idle_sql'

@@ -9,7 +9,8 @@
  *                           --     games bigint, is_new boolean)
  *
  * ratings_query yields (player, rating glicko2_rating): the pre-period
- * ratings, each player once, NULL rating = unrated.  games_query yields one
+ * ratings, each player once, NULL rating = unrated (glicko2_unrated: RD
+ * min(350, max_rd), as is a new player of the games).  games_query yields one
  * row per game, in the form `form` names:
  *   'games'  (player, opponent, score)        a game: both players are rated,
  *                                             the opponent from 1 - score;
@@ -247,6 +248,7 @@ struct ClosePass
 	bool		advantage;		/* a fourth column: the player's advantage */
 	Oid			score_type;
 	Oid			rating_type;	/* glicko2_rating */
+	Glicko2Rating unrated;		/* a new or NULL-rated player (glicko2_unrated) */
 	bool		queue_games;	/* keys by value: games can wait in the queue */
 	int			queue_head;
 	int			queue_count;
@@ -283,10 +285,6 @@ player_equal(ClosePass *pass, Datum a, Datum b)
 	return DatumGetBool(FunctionCall2Coll(&pass->key_equal, pass->key_collation, a, b));
 }
 
-static const Glicko2Rating unrated = {
-	GLICKO2_DEFAULT_RATING, GLICKO2_DEFAULT_RD, GLICKO2_DEFAULT_VOLATILITY
-};
-
 /* The entry of a player, added as a new player if it is not there yet. */
 static PlayerEntry *
 player_entry_hash(ClosePass *pass, Datum key, uint32 hash, bool *found)
@@ -311,7 +309,7 @@ player_entry_hash(ClosePass *pass, Datum key, uint32 hash, bool *found)
 		entry->seq = pass->n_players++;
 		entry->rated = false;
 		entry->is_new = true;
-		entry->pre = unrated;
+		entry->pre = pass->unrated;
 		memset(&entry->sums, 0, sizeof(entry->sums));
 	}
 	return entry;
@@ -617,7 +615,7 @@ receive_game(TupleTableSlot *slot, DestReceiver *self)
 		if (pass->form == GAMES_FORM_SIDES)
 		{
 			if (slot->tts_isnull[1])
-				game.opponent_rating = unrated;
+				game.opponent_rating = pass->unrated;
 			else
 				glicko2_datum_get(slot->tts_values[1], &game.opponent_rating, "opponent");
 		}
@@ -804,6 +802,7 @@ glicko_close_pass_run(MemoryContext parent, Oid rating_type, const ClosePassArgs
 	pass->row_context = AllocSetContextCreate(context, "glicko2 close pass row",
 											  ALLOCSET_DEFAULT_SIZES);
 	pass->rating_type = rating_type;
+	pass->unrated = glicko2_unrated(args->max_rd);
 	errcallback.callback = close_pass_error_context;
 	errcallback.arg = pass;
 	errcallback.previous = error_context_stack;

@@ -839,7 +839,7 @@ rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 					errdetail("A player's row was deleted while the matches were being rated."),
 					errhint("Retry the transaction."));
 		args[0] = key_array;
-		args[1] = glicko2_rating_datum(t->ratings.rating_desc, &glicko_live_unrated);
+		args[1] = glicko2_rating_datum(t->ratings.rating_desc, &t->ratings.unrated);
 		args[2] = array_of(first_at, n_keys, TIMESTAMPTZOID);
 		ret = SPI_execute_plan(e->plans[INSERT_PLAN], args, NULL, false, 0);
 		if (ret != SPI_OK_INSERT)

@@ -26,10 +26,6 @@
 #include "relation.h"
 #include "rating.h"
 
-const Glicko2Rating glicko_live_unrated = {
-	GLICKO2_DEFAULT_RATING, GLICKO2_DEFAULT_RD, GLICKO2_DEFAULT_VOLATILITY
-};
-
 void
 glicko_live_options_init(GlickoLiveOptions *opt)
 {
@@ -175,6 +171,7 @@ glicko_live_open_ratings(GlickoLiveRatings *rt, const GlickoLiveOptions *opt,
 				rated_at_attnum;
 	MemoryContext old;
 
+	rt->unrated = glicko2_unrated(opt->max_rd);
 	rv = makeRangeVarFromNameList(textToQualifiedNameList(cstring_to_text(ratings_name)));
 	if (rv->schemaname == NULL)
 		rv->schemaname = get_namespace_name(RelationGetNamespace(table));
@@ -363,7 +360,7 @@ glicko_live_read_row(GlickoLiveRow *row, HeapTuple tup, TupleDesc desc, int firs
 	if (!row->rated_at_null)
 		glicko_live_check_timestamp(row->rated_at, "rated_at");
 	if (row->unrated)
-		row->rating = glicko_live_unrated;
+		row->rating = rt->unrated;
 	else
 	{
 		RowContext	c = {rt, key_type, key};

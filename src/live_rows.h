@@ -68,13 +68,15 @@ typedef struct GlickoLiveRatings
 	const char *rated_at;
 	const char *eq;				/* the key's equality, OPERATOR(schema.=) */
 	const char *key_type_name;	/* qualified */
+	Glicko2Rating unrated;		/* a new or NULL-rated player: glicko2_unrated(max_rd) */
 } GlickoLiveRatings;
 
 /*
  * Resolve the trigger's first argument (unqualified: in the table's
  * schema), check its columns against opt and the player column of the
  * trigger's table (source_key_type, source_column: same type, or both
- * integers), require a unique key of its own.
+ * integers), require a unique key of its own; its unrated player from
+ * opt->max_rd.
  */
 extern void glicko_live_open_ratings(GlickoLiveRatings *rt, const GlickoLiveOptions *opt,
 									 TriggerData *trigdata, Oid source_key_type,
@@ -123,15 +125,13 @@ typedef struct GlickoLiveRow
 {
 	bool		found;
 	bool		unrated;		/* a NULL rating: never grown */
-	Glicko2Rating rating;		/* as stored (the unrated player if NULL) */
+	Glicko2Rating rating;		/* as stored (the ratings' unrated player if NULL) */
 	TimestampTz rated_at;
 	bool		rated_at_null;	/* unknown: never grown */
 	ItemPointerData tid;		/* the locked version: FOR NO KEY UPDATE
 								 * returns the latest one */
 	Oid			tableoid;		/* the table (partition, child) holding it */
 } GlickoLiveRow;
-
-extern const Glicko2Rating glicko_live_unrated;
 
 /*
  * Read a locked row whose columns first..first+3 are rating, rated_at,

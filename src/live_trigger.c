@@ -347,7 +347,7 @@ rate_game(GlickoLiveEntry *e, TriggerData *trigdata)
 					errhint("Retry the transaction."));
 		values[0] = keys[0];
 		values[1] = keys[1];
-		values[2] = glicko2_rating_datum(t->ratings.rating_desc, &glicko_live_unrated);
+		values[2] = glicko2_rating_datum(t->ratings.rating_desc, &t->ratings.unrated);
 		values[3] = TimestampTzGetDatum(played_at);
 		ret = SPI_execute_plan(e->plans[INSERT_PLAN], values, NULL, false, 0);
 		if (ret != SPI_OK_INSERT)

@@ -58,7 +58,7 @@ typedef struct Match
 	Datum	   *teams;
 	Datum	   *ratings;
 	bool	   *rating_nulls;
-	Glicko2Rating *rating;		/* unrated: the defaults */
+	Glicko2Rating *rating;		/* NULL-rated: glicko2_unrated(max_rd) */
 	double	   *share;			/* NULL: no weights */
 	int		   *team_of;
 	int64	   *team_place;
@@ -66,10 +66,6 @@ typedef struct Match
 } Match;
 
 static const char *const argument_names[] = {"players", "teams", "places", "ratings", "method"};
-
-static const Glicko2Rating unrated = {
-	GLICKO2_DEFAULT_RATING, GLICKO2_DEFAULT_RD, GLICKO2_DEFAULT_VOLATILITY
-};
 
 static void
 set_element_type(ElementType *e, Oid type)
@@ -173,11 +169,12 @@ glicko2_team_method(text *method)
 
 /*
  * Read and check one match: every player once, on one team, every team with
- * one place, at least two teams, valid ratings, weights (if given) in
- * (0, 1].  Each error names the player.
+ * one place, at least two teams, valid ratings (a NULL one is `unrated`),
+ * weights (if given) in (0, 1].  Each error names the player.
  */
 static void
-read_match(FunctionCallInfo fcinfo, MatchSidesCache *c, ArrayType *const *arrays, Match *m)
+read_match(FunctionCallInfo fcinfo, MatchSidesCache *c, ArrayType *const *arrays,
+		   const Glicko2Rating *unrated, Match *m)
 {
 	Datum	   *weights = NULL;
 	bool	   *weight_nulls = NULL;
@@ -254,7 +251,7 @@ read_match(FunctionCallInfo fcinfo, MatchSidesCache *c, ArrayType *const *arrays
 						errdetail("A weight is the share of the match the player played, in (0, 1]."));
 		}
 		if (m->rating_nulls[i])
-			m->rating[i] = unrated;
+			m->rating[i] = *unrated;
 		else
 		{
 			glicko2_datum_get_fields(m->ratings[i], &m->rating[i], "player rating");
@@ -310,10 +307,11 @@ read_match(FunctionCallInfo fcinfo, MatchSidesCache *c, ArrayType *const *arrays
 }
 
 /*
- * glicko2_match_sides(players, teams, places, ratings, method, weights): one
- * row per game side of one match, (player, team, rating, opponent,
- * opponent_team, opponent_rating, score, expected, information, surprise,
- * weight), in player order.
+ * glicko2_match_sides(players, teams, places, ratings, method, weights,
+ * max_rd): one row per game side of one match, (player, team, rating,
+ * opponent, opponent_team, opponent_rating, score, expected, information,
+ * surprise, weight), in player order; a NULL rating is the unrated player of
+ * a league capped at max_rd (NULL: no cap), as the closes start him.
  */
 PG_FUNCTION_INFO_V1(glicko2_match_sides_sql);
 Datum
@@ -329,6 +327,7 @@ glicko2_match_sides_sql(PG_FUNCTION_ARGS)
 	GlickoTeamSide side;
 	Tuplestorestate *store;
 	MemoryContext old;
+	Glicko2Rating unrated;		/* a NULL rating */
 	bool		individual,
 				composite;
 
@@ -348,8 +347,9 @@ glicko2_match_sides_sql(PG_FUNCTION_ARGS)
 	for (int i = 0; i < 4; i++)
 		arrays[i] = PG_GETARG_ARRAYTYPE_P(i);
 	arrays[4] = PG_ARGISNULL(5) ? NULL : PG_GETARG_ARRAYTYPE_P(5);
+	unrated = glicko2_unrated(arg_max_rd(fcinfo, 6));
 	c = cache_of(fcinfo, arrays);
-	read_match(fcinfo, c, arrays, &m);
+	read_match(fcinfo, c, arrays, &unrated, &m);
 	glicko_team_prepare(&m.match,
 						palloc(sizeof(double) * glicko_team_work_doubles(m.match.n_players, m.match.n_teams)),
 						palloc(sizeof(int) * glicko_team_work_ints(m.match.n_players, m.match.n_teams)),

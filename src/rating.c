@@ -367,6 +367,16 @@ glicko2_rating_make(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &r));
 }
 
+/* glicko2_unrated(max_rd): a league's unrated player (glicko2_unrated in C). */
+PG_FUNCTION_INFO_V1(glicko2_unrated_sql);
+Datum
+glicko2_unrated_sql(PG_FUNCTION_ARGS)
+{
+	Glicko2Rating r = glicko2_unrated(arg_max_rd(fcinfo, 0));
+
+	PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &r));
+}
+
 /* glicko1_rating(rating, rd): a checked Glicko-1 rating. */
 PG_FUNCTION_INFO_V1(glicko1_rating_make);
 Datum

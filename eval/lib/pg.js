@@ -45,8 +45,10 @@ ROLLBACK;`);
 //   refused: {method: 'the error'} } (a refused close leaves the periods
 // closed before it; later ones are missing from closes).
 // initialRd: every player's rating row made before period 1 (1500, initialRd,
-// 0.06), or null to let the closes add players at the default 1500/350/0.06.
-export function rateWithExtension(schema, matches, periods, methods, { tau = 0.5, initialRd = null } = {}) {
+// 0.06), or null to let the closes add players (at 1500 / least(350, max_rd)
+// / 0.06); maxRd: the closes' max_rd (null: their default, 350).
+export function rateWithExtension(schema, matches, periods, methods,
+                                  { tau = 0.5, initialRd = null, maxRd = null } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'glicko2-eval-'));
   try {
     const csv = join(dir, 'matches.csv'), out = join(dir, 'history.csv');
@@ -75,7 +77,7 @@ CREATE TABLE h_${m} (player_id int, period int, rating glicko2_rating);
     for (const m of methods) {
       let closes = `SET search_path = ${schema}, public;\nSELECT clock_timestamp() AS t0 \\gset\n`;
       for (let p = 1; p <= periods; p++)
-        closes += `CALL glicko2_close_matches('r_${m}', 'matches', ${p}, '${m}', tau => ${tau}, history => 'h_${m}');\n`;
+        closes += `CALL glicko2_close_matches('r_${m}', 'matches', ${p}, '${m}', tau => ${tau}, history => 'h_${m}'${maxRd === null ? '' : `, max_rd => ${maxRd}`});\n`;
       closes += `SELECT extract(epoch FROM clock_timestamp() - :'t0'::timestamptz);\n`;
       try {
         seconds[m] = Number(psql(closes).trim());
@@ -113,4 +115,20 @@ export function fitMatches(schema, methods) {
     }
   }
   return out;
+}
+
+// The honest choice of a league's prior: glicko2_fit_matches of one method
+// (tau 0.5) over candidate max_rds on the league's periods 1..through only
+// (rateWithExtension's table); returns { best, losses: {max_rd: log loss} }.
+export function fitPrior(schema, method, through, candidates) {
+  const out = psql(`CREATE OR REPLACE VIEW ${schema}.fit_window AS SELECT * FROM ${schema}.matches WHERE period <= ${through};
+SELECT max_rd, log_loss, best FROM glicko2_fit_matches('${schema}.fit_window', ARRAY['${method}'], '{0.5}', '{${candidates.join(',')}}');`);
+  const losses = {};
+  let best = null;
+  for (const line of out.trim().split('\n')) {
+    const [rd, loss, isBest] = line.split('|');
+    losses[rd] = Number(loss);
+    if (isBest === 't') best = Number(rd);
+  }
+  return { best, losses };
 }

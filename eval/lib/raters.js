@@ -37,11 +37,11 @@ function predictPairs(metrics, period, match, prob) {
 
 // A Glicko method whose ratings after each period are given (closes[p - 1]:
 // Map id -> rating), from the extension or from the reference implementation.
-export function scoreGlicko(method, periods, strengths, closes, from) {
+export function scoreGlicko(method, periods, strengths, closes, from, fresh = newRating()) {
   const metrics = new Metrics(from);
   let ratings = new Map();
   periods.forEach((matches, k) => {
-    const ratingOf = (id) => ratings.get(id) ?? newRating();
+    const ratingOf = (id) => ratings.get(id) ?? fresh;
     for (const m of matches) predictPairs(metrics, k + 1, m, (a, b) => glickoProbability(method, a, b, ratingOf));
     ratings = closes[k];
     metrics.ratings(k + 1, ratings, strengths[k]);

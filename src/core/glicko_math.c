@@ -638,6 +638,15 @@ glicko2_idle(const Glicko2Rating *player, double periods, double max_rd,
 	return check_glicko2_result(result);
 }
 
+Glicko2Rating
+glicko2_unrated(double max_rd)
+{
+	Glicko2Rating r = {GLICKO2_DEFAULT_RATING, fmin(GLICKO2_DEFAULT_RD, max_rd),
+	GLICKO2_DEFAULT_VOLATILITY};
+
+	return r;
+}
+
 /*
  * A close treats a player without games as idle (Step 6 capped, as
  * glicko2_idle), not as the aggregate's group without games (Step 6 alone).

@@ -176,6 +176,13 @@ extern GlickoStatus glicko2_live_game(const Glicko2Rating *player, double player
 									  Glicko2Rating *new_opponent);
 extern GlickoStatus glicko2_idle(const Glicko2Rating *player, double periods,
 								 double max_rd, Glicko2Rating *result);
+/*
+ * Step 1(a)'s unrated player in a league whose RD is capped at max_rd
+ * (INFINITY: no cap): 1500 / min(350, max_rd) / 0.06.  max_rd is the RD of
+ * knowing nothing about a player there (idle players grow back to it), so a
+ * new player starts no wider; the paper's 350 where max_rd >= 350.
+ */
+extern Glicko2Rating glicko2_unrated(double max_rd);
 /* A player's rating after a period close: the update from the period's sums,
  * or without games Step 6 for one period capped at max_rd (INFINITY: no cap). */
 extern GlickoStatus glicko2_close_player(const Glicko2Rating *player,

@@ -118,7 +118,8 @@ DROP ROLE regress_close_no_temp;
 
 -- sql_close: the close's computation as it was written in SQL (both sides
 -- of every game, pre-period ratings, glicko2_period grouped by player;
--- glicko2_idle for the rest), keys as text; max_rd NULL: no cap.
+-- glicko2_idle for the rest), keys as text; max_rd NULL: no cap.  A new or
+-- NULL-rated player who plays starts at 1500 / least(350, max_rd) / 0.06.
 CREATE FUNCTION sql_close(ratings regclass, games regclass, period int, max_rd float8, key_type regtype)
   RETURNS TABLE (player text, rating glicko2_rating) LANGUAGE plpgsql AS $$
 BEGIN
@@ -130,8 +131,9 @@ BEGIN
       SELECT CAST(opponent_id AS %3$s), CAST(player_id AS %3$s), 1 - CAST(score AS float8)
       FROM %2$s WHERE period = $1),
     played AS (
-      SELECT s.me, glicko2_period(r.rating, o.rating, s.score) AS rating
+      SELECT s.me, glicko2_period(coalesce(r.rating, u.rating), coalesce(o.rating, u.rating), s.score) AS rating
       FROM sides s LEFT JOIN %1$s r ON r.player_id = s.me LEFT JOIN %1$s o ON o.player_id = s.them
+      CROSS JOIN (SELECT glicko2_rating(1500, least(350, coalesce($2, 'Infinity')), 0.06)) u(rating)
       GROUP BY s.me)
     SELECT coalesce(b.player_id, p.me)::text, coalesce(p.rating, glicko2_idle(b.rating, 1, $2))
     FROM %1$s b FULL JOIN played p ON p.me = b.player_id$q$, ratings, games, key_type)

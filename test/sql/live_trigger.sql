@@ -139,10 +139,15 @@ CREATE TRIGGER rate AFTER INSERT ON matches FOR EACH ROW EXECUTE FUNCTION glicko
 INSERT INTO league.elo VALUES ('ann', glicko2_rating(1700, 50, 0.06), '2026-01-01 00:00');
 INSERT INTO matches VALUES ('ann', 'bob', 1, '2026-01-01 06:00');
 SELECT handle, r, seen FROM league.elo ORDER BY 1;
+-- (bob, new, starts at the league's max_rd: 1500 / 200 / 0.06)
 SELECT r = glicko2_game(glicko2_rating_at(glicko2_rating(1700, 50, 0.06), '2026-01-01 00:00',
                                           '2026-01-01 06:00', '1 hour', 200),
-                        NULL, 1, 0.3) AS options_used
+                        glicko2_rating(1500, 200, 0.06), 1, 0.3) AS options_used
 FROM league.elo WHERE handle = 'ann';
+SELECT r = glicko2_game(glicko2_rating(1500, 200, 0.06),
+                        glicko2_rating_at(glicko2_rating(1700, 50, 0.06), '2026-01-01 00:00',
+                                          '2026-01-01 06:00', '1 hour', 200), 0, 0.3) AS new_player_at_max_rd
+FROM league.elo WHERE handle = 'bob';
 -- Integer scores and a bigint ratings key for int games.
 CREATE TABLE big (player_id bigint PRIMARY KEY, rating glicko2_rating, rated_at timestamptz);
 CREATE TABLE big_games (player_id int, opponent_id int, score int, played_at timestamptz);

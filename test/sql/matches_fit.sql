@@ -142,7 +142,10 @@ SELECT * FROM glicko2_fit_matches('sum_league', ARRAY['sum', 'elo']);
 SELECT * FROM glicko2_fit_matches('sum_league', '{}'::text[]);
 SELECT * FROM glicko2_fit_matches('sum_league', taus => '{0.5, 0}');
 SELECT * FROM glicko2_fit_matches('sum_league', taus => '{NaN}');
-SELECT * FROM glicko2_fit_matches('sum_league', max_rd => -1);
+SELECT * FROM glicko2_fit_matches('sum_league', max_rds => '{-1}');
+SELECT * FROM glicko2_fit_matches('sum_league', max_rds => '{}');
+SELECT * FROM glicko2_fit_matches('sum_league', max_rds => '{Infinity}');
+SELECT * FROM glicko2_fit_matches('sum_league', max_rds => NULL);
 SELECT * FROM glicko2_fit_matches('sum_league', team_column => 'side');
 -- (a league of two matches written out, so the rows named are the same on
 -- every version's random())
