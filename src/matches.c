@@ -347,7 +347,7 @@ glicko2_match_sides_sql(PG_FUNCTION_ARGS)
 	for (int i = 0; i < 4; i++)
 		arrays[i] = PG_GETARG_ARRAYTYPE_P(i);
 	arrays[4] = PG_ARGISNULL(5) ? NULL : PG_GETARG_ARRAYTYPE_P(5);
-	unrated = glicko2_unrated(arg_max_rd(fcinfo, 6));
+	unrated = glicko2_unrated(glicko_arg_max_rd(fcinfo, 6));
 	c = cache_of(fcinfo, arrays);
 	read_match(fcinfo, c, arrays, &unrated, &m);
 	glicko_team_prepare(&m.match,

@@ -372,7 +372,7 @@ PG_FUNCTION_INFO_V1(glicko2_unrated_sql);
 Datum
 glicko2_unrated_sql(PG_FUNCTION_ARGS)
 {
-	Glicko2Rating r = glicko2_unrated(arg_max_rd(fcinfo, 0));
+	Glicko2Rating r = glicko2_unrated(glicko_arg_max_rd(fcinfo, 0));
 
 	PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &r));
 }
