@@ -17,6 +17,7 @@
 #include "executor/spi.h"
 #include "storage/itemptr.h"
 
+#include "compat.h"
 #include "core/glicko_math.h"
 
 /* The options every live trigger takes (strings in the entry's cxt). */
@@ -41,8 +42,9 @@ extern void glicko_live_option_split(const char *arg, const char *trigger_name,
 extern bool glicko_live_common_option(const char *name, const char *value,
 									  GlickoLiveOptions *opt, MemoryContext cxt);
 
-extern void glicko_live_unknown_option(const char *trigger_name, const char *name,
-									   const char *option_names) pg_attribute_noreturn();
+glicko_noreturn extern void glicko_live_unknown_option(const char *trigger_name,
+													   const char *name,
+													   const char *option_names);
 
 /* The attnum of a column, or an error naming it and the option that names it. */
 extern AttrNumber glicko_live_column_attnum(Oid relid, const char *column, const char *option);
