@@ -90,7 +90,8 @@ extern SPIPlanPtr glicko_live_prepare(const char *sql, int nargs, Oid *types);
 
 /*
  * Each trigger's entry, by trigger OID: built on first use and kept until
- * DDL on its table or ratings table (a relcache invalidation).
+ * DDL on its table, a table above or below it, or its ratings table (a
+ * relcache invalidation).
  */
 #define GLICKO_LIVE_PLANS 4
 
@@ -102,11 +103,16 @@ typedef struct GlickoLiveEntry
 	MemoryContext cxt;			/* what a build allocates; reset by the next */
 	Oid			table_relid;	/* the games or matches table */
 	Oid			ratings_relid;
+	Oid			top_relid;		/* the topmost table above reached through
+								 * tables with a trigger like this one (or
+								 * table_relid) */
+	Oid		   *hierarchy;		/* the tables above and below (in cxt) */
+	int			n_hierarchy;
 	SPIPlanPtr	plans[GLICKO_LIVE_PLANS];
 	void	   *state;			/* the trigger's own, in cxt */
 } GlickoLiveEntry;
 
-/* Fill in table_relid, ratings_relid, plans and state (in cxt, reset). */
+/* Fill in ratings_relid, plans and state (in cxt, reset). */
 typedef void (*GlickoLiveBuild) (GlickoLiveEntry *entry, TriggerData *trigdata,
 								 Oid extension_namespace);
 
@@ -117,7 +123,10 @@ typedef void (*GlickoLiveBuild) (GlickoLiveEntry *entry, TriggerData *trigdata,
  * being written); inside an SPI connection.  While it runs, the caller
  * counts itself in `active`, so that a nested live trigger of another
  * table, invalidated by a trigger of the ratings table, does not free this
- * entry's statements under it.
+ * entry's statements under it.  A trigger is refused (55000) while a
+ * partition or inheritance child below its table lacks a trigger like it
+ * (glicko2_internal.glicko2_live_trigger_scope): rows written straight to
+ * that table would never be rated.
  */
 extern GlickoLiveEntry *glicko_live_entry(TriggerData *trigdata, Oid extension_namespace,
 										  GlickoLiveBuild build);
