@@ -101,9 +101,9 @@ test/unit/team_test: test/unit/team_test.c test/unit/check.h src/core/team.c src
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
 		test/unit/team_test.c src/core/team.c src/core/glicko_math.c -lm
 
-test/unit/matchmaking_test: test/unit/matchmaking_test.c test/unit/check.h src/core/matchmaking_math.c src/core/matchmaking_math.h src/core/glicko_math.c src/core/glicko_math.h
+test/unit/matchmaking_test: test/unit/matchmaking_test.c test/unit/check.h src/core/matchmaking_math.c src/core/matchmaking_math.h src/core/team.c src/core/team.h src/core/glicko_math.c src/core/glicko_math.h
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
-		test/unit/matchmaking_test.c src/core/matchmaking_math.c src/core/glicko_math.c -lm
+		test/unit/matchmaking_test.c src/core/matchmaking_math.c src/core/team.c src/core/glicko_math.c -lm
 
 unittest: test/unit/math_test test/unit/matchmaking_test test/unit/team_test
 	test/unit/math_test

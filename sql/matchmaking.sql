@@ -9,11 +9,12 @@ CREATE FUNCTION glicko2_team_win_probability(team_a glicko2_rating[], team_b gli
 COMMENT ON FUNCTION glicko2_team_win_probability(glicko2_rating[], glicko2_rating[], text) IS
   'Probability that team a beats team b by the team model of the method: ''sum'' (the default) and ''mean'', 1 / (1 + exp(-(M_a - M_b) / sqrt(s^2 + 3 (V_a + V_b) / pi^2))) with M a team''s sum (or mean) of its players'' mu, V of their a^2 phi^2, s^2 the teams'' performance noise (docs/matches.md); ''individual'' and ''composite'', glicko2_win_probability between the teams'' composites (Williams 2013: the means of their players'' rating, RD and volatility); p(a,b) + p(b,a) = 1; teams of one are glicko2_win_probability';
 
-CREATE FUNCTION glicko2_balance(ratings glicko2_rating[], teams int DEFAULT 2, parties int[] DEFAULT NULL)
+CREATE FUNCTION glicko2_balance(ratings glicko2_rating[], teams int DEFAULT 2, parties int[] DEFAULT NULL,
+                                method text DEFAULT 'sum')
   RETURNS int[] AS 'MODULE_PATHNAME', 'glicko2_balance_sql'
   LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION glicko2_balance(glicko2_rating[], int, int[]) IS
-  'The fairest split of a lobby into teams whose sizes differ by at most one: the team (1, 2, ... by first player) of each position; fairest = smallest |p - 0.5| (more teams: smallest largest |p - 0.5| over pairs of teams, p = glicko2_team_win_probability); players with the same party number stay together; exact for 16 players or fewer (and up to 2 million splits), greedy plus improving swaps beyond; deterministic';
+COMMENT ON FUNCTION glicko2_balance(glicko2_rating[], int, int[], text) IS
+  'The fairest split of a lobby into teams whose sizes differ by at most one: the team (1, 2, ... by first player) of each position; fairest = smallest |p - 0.5| (more teams: smallest largest |p - 0.5| over pairs of teams), p = glicko2_team_win_probability of the method (''sum'', the default, ''mean'', ''individual'', ''composite''); players with the same party number stay together; exact for 16 players or fewer (and up to 2 million splits), greedy plus improving swaps beyond; deterministic';
 
 CREATE FUNCTION glicko2_internal.glicko2_row_taken(row_id tid, taken bytea)
   RETURNS boolean AS 'MODULE_PATHNAME', 'glicko2_row_taken_sql'
@@ -21,8 +22,24 @@ CREATE FUNCTION glicko2_internal.glicko2_row_taken(row_id tid, taken bytea)
 COMMENT ON FUNCTION glicko2_internal.glicko2_row_taken(tid, bytea) IS
   'Internal to glicko2_pair and glicko2_lobbies: whether the row at row_id is in taken, the bitmap of row ids they build (bit block * MaxHeapTuplesPerPage + line pointer - 1, least significant first); the filter of their delete, a sequential scan rather than a TID scan of each row';
 
--- player_type: a value of the queue key's type (NULL::bigint), the type the
--- ids come back in, as jsonb_populate_record's first argument names a row type.
+-- Player ids come back as text (the key's text form, whatever its type), or
+-- in the type player_type names (NULL::bigint: the queue key's own type), as
+-- jsonb_populate_record's first argument names a row type.  player_type is
+-- required where it is given, right after the required arguments: PostgreSQL
+-- resolves a polymorphic result from the arguments before expanding defaults
+-- and named arguments, so a defaulted or later player_type would not name the
+-- type (test matchmaking_queue).
+CREATE FUNCTION glicko2_pair(queue regclass, max_gap float8 DEFAULT 100, widen float8 DEFAULT 5,
+                             player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
+                             queued_column name DEFAULT 'queued_at')
+  RETURNS TABLE (player_a text, player_b text, p_win float8, gap float8,
+                 rating_a glicko2_rating, rating_b glicko2_rating,
+                 waited_a interval, waited_b interval)
+  AS 'MODULE_PATHNAME', 'glicko2_pair_sql'
+  LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION glicko2_pair(regclass, float8, float8, name, name, name) IS
+  'Pairs the waiting players of a queue table (player_id, rating glicko2_rating, queued_at timestamptz) for one-on-one games: the most pairs, then the least sum of squared rating gaps, optimal over the whole pool; a pair''s gap at most max_gap + widen * seconds waited for both (and anyone rated between); player_a is the higher rated, p_win its glicko2_win_probability; player ids as text (glicko2_pair(queue, player_type => NULL::bigint, ...): in the key''s own type); locks with SKIP LOCKED and deletes the paired rows in the calling transaction';
+
 CREATE FUNCTION glicko2_pair(queue regclass, player_type anyelement,
                              max_gap float8 DEFAULT 100, widen float8 DEFAULT 5,
                              player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
@@ -33,14 +50,24 @@ CREATE FUNCTION glicko2_pair(queue regclass, player_type anyelement,
   AS 'MODULE_PATHNAME', 'glicko2_pair_sql'
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION glicko2_pair(regclass, anyelement, float8, float8, name, name, name) IS
-  'Pairs the waiting players of a queue table (player_id, rating glicko2_rating, queued_at timestamptz) for one-on-one games, player ids in the key''s own type, named by player_type (NULL::bigint): the most pairs, then the least sum of squared rating gaps, optimal over the whole pool; a pair''s gap at most max_gap + widen * seconds waited for both (and anyone rated between); player_a is the higher rated, p_win its glicko2_win_probability; locks with SKIP LOCKED and deletes the paired rows in the calling transaction';
+  'glicko2_pair(queue, ...) with the player ids in the type player_type names (NULL::bigint): the queue key''s own type, or text; player_type right after queue';
 
-CREATE FUNCTION glicko2_lobbies(queue regclass, player_type anyelement, team_size int, teams int DEFAULT 2,
+CREATE FUNCTION glicko2_lobbies(queue regclass, team_size int, teams int DEFAULT 2,
                                 max_gap float8 DEFAULT 200, widen float8 DEFAULT 5,
                                 player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
-                                queued_column name DEFAULT 'queued_at')
+                                queued_column name DEFAULT 'queued_at', method text DEFAULT 'sum')
+  RETURNS TABLE (lobby int, team int, player_id text, rating glicko2_rating, p_win float8, waited interval)
+  AS 'MODULE_PATHNAME', 'glicko2_lobbies_sql'
+  LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION glicko2_lobbies(regclass, int, int, float8, float8, name, name, name, text) IS
+  'Forms lobbies of teams * team_size players from a queue table (player_id, rating glicko2_rating, queued_at timestamptz): runs of similar rating, the most lobbies then the least sum of squared spreads, each spread at most max_gap + widen * seconds waited for every member; each split by glicko2_balance with the method; p_win is the team''s glicko2_team_win_probability of the method against the other team (''sum'', ''mean'' with more teams: the mean over the other teams; ''composite'', ''individual'': against all the lobby''s other players); player ids as text (glicko2_lobbies(queue, team_size, player_type => NULL::bigint, ...): in the key''s own type); locks with SKIP LOCKED and deletes the placed rows in the calling transaction';
+
+CREATE FUNCTION glicko2_lobbies(queue regclass, team_size int, player_type anyelement, teams int DEFAULT 2,
+                                max_gap float8 DEFAULT 200, widen float8 DEFAULT 5,
+                                player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
+                                queued_column name DEFAULT 'queued_at', method text DEFAULT 'sum')
   RETURNS TABLE (lobby int, team int, player_id anyelement, rating glicko2_rating, p_win float8, waited interval)
   AS 'MODULE_PATHNAME', 'glicko2_lobbies_sql'
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION glicko2_lobbies(regclass, anyelement, int, int, float8, float8, name, name, name) IS
-  'Forms lobbies of teams * team_size players from a queue table (player_id, rating glicko2_rating, queued_at timestamptz), player ids in the key''s own type, named by player_type (NULL::bigint): runs of similar rating, the most lobbies then the least sum of squared spreads, each spread at most max_gap + widen * seconds waited for every member; each split by glicko2_balance; p_win is the team''s glicko2_team_win_probability against the lobby''s other players; locks with SKIP LOCKED and deletes the placed rows in the calling transaction';
+COMMENT ON FUNCTION glicko2_lobbies(regclass, int, anyelement, int, float8, float8, name, name, name, text) IS
+  'glicko2_lobbies(queue, team_size, ...) with the player ids in the type player_type names (NULL::bigint): the queue key''s own type, or text; player_type right after team_size';

@@ -160,7 +160,8 @@ party_member_cmp(const void *a, const void *b)
 	return (x->position > y->position) - (x->position < y->position);
 }
 
-/* glicko2_balance(ratings, teams, parties): the fairest split, team per position. */
+/* glicko2_balance(ratings, teams, parties, method): the fairest split by the
+ * method's team win probability, team per position. */
 PG_FUNCTION_INFO_V1(glicko2_balance_sql);
 Datum
 glicko2_balance_sql(PG_FUNCTION_ARGS)
@@ -175,10 +176,12 @@ glicko2_balance_sql(PG_FUNCTION_ARGS)
 	bool		exact;
 	Datum	   *out;
 	MmStatus	status;
+	GlickoTeamMethod method;
 
-	/* No lobby or no team count: no split. */
-	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+	/* No lobby, no team count or no method: no split. */
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(3))
 		PG_RETURN_NULL();
+	method = glicko2_team_method(PG_GETARG_TEXT_PP(3));
 	n = rating_array(PG_GETARG_ARRAYTYPE_P(0), "ratings", &players);
 	teams = PG_GETARG_INT32(1);
 	glicko_mm_check_teams(n, teams, "players");
@@ -225,7 +228,8 @@ glicko2_balance_sql(PG_FUNCTION_ARGS)
 	}
 
 	team = palloc(sizeof(int) * n);
-	status = glicko_mm_balance(players, party, n, teams, team, &exact, &bad_party, &glicko_mm_server_env);
+	status = glicko_mm_balance(players, party, n, teams, method, team, &exact, &bad_party,
+							   &glicko_mm_server_env);
 	glicko_mm_report_balance(status, party_value ? party_value[bad_party] : 0, n, teams);
 
 	out = palloc(sizeof(Datum) * n);

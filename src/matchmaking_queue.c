@@ -84,18 +84,20 @@ huge_alloc(MemoryContext context, Size size, void **chunk)
 }
 
 /*
- * The type of the queue's player column, which the results return: how to
- * copy a value and to order two (the duplicate check, ties in a lobby).
+ * The type of the queue's player column: how to copy a value and to order
+ * two (the duplicate check, ties in a lobby); the results give it as it is,
+ * or (as_text) as its text form.
  */
 typedef struct KeyType
 {
 	Oid			type;
+	bool		as_text;
 	int16		len;
 	bool		byval;
 	char		align;
 	Oid			collation;		/* the column's, for a collatable type */
 	FmgrInfo   *cmp;			/* the type's btree order */
-	FmgrInfo	out;			/* for error messages */
+	FmgrInfo	out;			/* for error messages and as_text */
 } KeyType;
 
 /* The players taken from a queue, and their games. */
@@ -212,6 +214,23 @@ key_string(const KeyType *key, Datum value)
 	return OutputFunctionCall((FmgrInfo *) &key->out, value);
 }
 
+/* A key as a result gives it: itself, or a new text of its text form. */
+static Datum
+key_result(const KeyType *key, Datum value)
+{
+	if (key->as_text)
+		return CStringGetTextDatum(key_string(key, value));
+	return value;
+}
+
+/* Free what key_result made. */
+static void
+key_result_free(const KeyType *key, Datum result)
+{
+	if (key->as_text)
+		pfree(DatumGetPointer(result));
+}
+
 typedef struct IdPosition
 {
 	Datum		id;
@@ -248,14 +267,16 @@ waited_datum(const TakenQueue *q, const QueuedPlayer *p, Interval *out)
 /*
  * The games of a pool: each player tolerates max_gap + widen * seconds
  * waited (max_gap infinite: no limit); games are runs of teams * team_size
- * players in rating order (glicko_mm_group_runs), each split by glicko_mm_balance with its
- * best player first, so that player's team is team 1.  Sets each player's
+ * players in rating order (glicko_mm_group_runs), each split by glicko_mm_balance (by
+ * the method's team win probability) with its best player first, so that
+ * player's team is team 1.  Sets each player's
  * game (1, 2, ... in rating order) and team, both 0 for a player left
  * waiting; q->order, q->first and q->games (game g's players are
  * order[first[g]] to order[first[g] + teams * team_size - 1]); q->placed.
  */
 static void
-plan_games(TakenQueue *q, int team_size, int teams, double max_gap, double widen)
+plan_games(TakenQueue *q, int team_size, int teams, GlickoTeamMethod method,
+		   double max_gap, double widen)
 {
 	QueuedPlayer *p = q->players;
 	int			n = q->n,
@@ -313,8 +334,9 @@ plan_games(TakenQueue *q, int team_size, int teams, double max_gap, double widen
 			lobby_team[k] = k + 1;	/* teams of one: nothing to balance */
 		}
 		if (team_size > 1)
-			glicko_mm_report_balance(glicko_mm_balance(lobby, NULL, size, teams, lobby_team, &exact,
-									  &bad_party, &glicko_mm_server_env), 0, size, teams);
+			glicko_mm_report_balance(glicko_mm_balance(lobby, NULL, size, teams, method, lobby_team,
+													   &exact, &bad_party, &glicko_mm_server_env),
+									 0, size, teams);
 		for (int k = 0; k < size; k++)
 		{
 			QueuedPlayer *x = &p[order[first[g] + size - 1 - k]];
@@ -344,29 +366,34 @@ queue_column(Oid relid, const char *relname, const char *column,
 }
 
 /*
- * The player column's type, which must be player_type's (the type the
- * results give the ids in, from the call's player_type argument): a domain
- * over it is read as it.
+ * The player column's type (a domain read as its base type) and how the
+ * results give it: result_type is the type the call's player_type argument
+ * names, text when left out; the key's own type gives the ids as they are,
+ * text gives their text form, any other type is an error.
  */
 static void
-set_key_type(Oid relid, const char *relname, AttrNumber attnum, Oid key_type, KeyType *key)
+set_key_type(Oid relid, const char *relname, AttrNumber attnum, Oid result_type, KeyType *key)
 {
 	Oid			column_type,
+				key_type,
 				out;
 	int32		typmod;
 	bool		varlena;
 	TypeCacheEntry *cache;
 
 	get_atttypetypmodcoll(relid, attnum, &column_type, &typmod, &key->collation);
-	if (getBaseType(column_type) != key_type)
+	key_type = getBaseType(column_type);
+	if (result_type != key_type && result_type != TEXTOID)
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),
 				errmsg("player_type %s does not match the player column \"%s\" of %s, of type %s",
-					   format_type_be(key_type), get_attname(relid, attnum, false), relname,
+					   format_type_be(result_type), get_attname(relid, attnum, false), relname,
 					   format_type_be(column_type)),
-				errdetail("Player ids come back in the queue key's own type."),
-				errhint("Pass player_type as NULL::%s.", format_type_be(getBaseType(column_type))));
+				errdetail("Player ids come back in the queue key's own type or as text."),
+				errhint("Pass player_type => NULL::%s, or leave it out for text.",
+						format_type_be(key_type)));
 	key->type = key_type;
+	key->as_text = result_type != key_type;
 	get_typlenbyvalalign(key_type, &key->len, &key->byval, &key->align);
 	if (key->len == -2)
 		ereport(ERROR,
@@ -552,9 +579,10 @@ refuse_delete_rules(Oid relid, const char *relname)
  * record: that is this function's floor (bench/matchmaking.sh times it).
  */
 static void
-take_queue(Oid relid, Oid key_type, int team_size, int teams, double max_gap, double widen,
-		   const char *player_column, const char *rating_column,
-		   const char *queued_column, Oid rating_type, TakenQueue *q)
+take_queue(Oid relid, Oid result_type, int team_size, int teams, GlickoTeamMethod method,
+		   double max_gap, double widen, const char *player_column,
+		   const char *rating_column, const char *queued_column, Oid rating_type,
+		   TakenQueue *q)
 {
 	char	   *relname,
 			   *qualified,
@@ -600,7 +628,7 @@ take_queue(Oid relid, Oid key_type, int team_size, int teams, double max_gap, do
 	queue_column(relid, relname, rating_column, "rating_column", rating_type, "glicko2_rating");
 	queue_column(relid, relname, queued_column, "queued_column", TIMESTAMPTZOID, "timestamptz");
 	unique = glicko_unique_key(relid, player_attnum);
-	set_key_type(relid, relname, player_attnum, key_type, &q->key);
+	set_key_type(relid, relname, player_attnum, result_type, &q->key);
 
 	/* Read and lock in one statement, the rows going into q. */
 	q->n = 0;
@@ -643,7 +671,7 @@ take_queue(Oid relid, Oid key_type, int team_size, int teams, double max_gap, do
 						errhint("Give the queue a unique key on its player column."));
 	}
 
-	plan_games(q, team_size, teams, max_gap, widen);
+	plan_games(q, team_size, teams, method, max_gap, widen);
 
 	/* Take the placed players off the queue: all of them, or an error. */
 	if (q->placed > 0)
@@ -680,26 +708,32 @@ take_queue(Oid relid, Oid key_type, int team_size, int teams, double max_gap, do
 }
 
 /*
- * glicko2_pair(queue, player_type, max_gap, widen, player_column,
- * rating_column, queued_column): one-on-one games from a queue, one row a pair, the higher
- * rated first; the pairs are deleted from the queue.
+ * glicko2_pair(queue, [player_type,] max_gap, widen, player_column,
+ * rating_column, queued_column): one-on-one games from a queue, one row a
+ * pair, the higher rated first; the pairs are deleted from the queue.
  */
 PG_FUNCTION_INFO_V1(glicko2_pair_sql);
 Datum
 glicko2_pair_sql(PG_FUNCTION_ARGS)
 {
-	static const char *const names[] = {"queue", NULL, NULL, "widen", "player_column",
+	static const char *const names[] = {"queue", NULL, "widen", "player_column",
 	"rating_column", "queued_column"};
+	static const char *const typed_names[] = {"queue", NULL, NULL, "widen", "player_column",
+	"rating_column", "queued_column"};
+	bool		typed = PG_NARGS() == 7;
+	int			o = typed ? 1 : 0;	/* the options follow player_type */
 	TupleDesc	desc;
 	Tuplestorestate *store;
 	TakenQueue	q;
 
-	check_not_null(fcinfo, names, 7);
+	check_not_null(fcinfo, typed ? typed_names : names, PG_NARGS());
 	store = glicko_materialized_result(fcinfo, &desc, "glicko2_pair");
-	take_queue(PG_GETARG_OID(0), TupleDescAttr(desc, 0)->atttypid, 1, 2,
-			   PG_ARGISNULL(2) ? INFINITY : PG_GETARG_FLOAT8(2),
-			   PG_GETARG_FLOAT8(3), NameStr(*PG_GETARG_NAME(4)), NameStr(*PG_GETARG_NAME(5)),
-			   NameStr(*PG_GETARG_NAME(6)), TupleDescAttr(desc, 4)->atttypid, &q);
+	/* (teams of one: the method is never used) */
+	take_queue(PG_GETARG_OID(0), TupleDescAttr(desc, 0)->atttypid, 1, 2, GLICKO_TEAM_SUM,
+			   PG_ARGISNULL(1 + o) ? INFINITY : PG_GETARG_FLOAT8(1 + o),
+			   PG_GETARG_FLOAT8(2 + o), NameStr(*PG_GETARG_NAME(3 + o)),
+			   NameStr(*PG_GETARG_NAME(4 + o)), NameStr(*PG_GETARG_NAME(5 + o)),
+			   TupleDescAttr(desc, 4)->atttypid, &q);
 
 	/* The pairs in rating order; team 1 is the higher rated of each. */
 	for (int g = 0; g < q.games; g++)
@@ -726,8 +760,8 @@ glicko2_pair_sql(PG_FUNCTION_ARGS)
 			glicko_prefetch_read(DatumGetPointer(q.players[q.order[q.first[g + 8]]].id));
 			glicko_prefetch_read(DatumGetPointer(q.players[q.order[q.first[g + 8] + 1]].id));
 		}
-		values[0] = a->id;
-		values[1] = b->id;
+		values[0] = key_result(&q.key, a->id);
+		values[1] = key_result(&q.key, b->id);
 		values[2] = Float8GetDatum(glicko2_win_probability(&a->rating, &b->rating));
 		values[3] = Float8GetDatum(a->rating.rating - b->rating.rating);
 		values[4] = a->composite;
@@ -735,6 +769,8 @@ glicko2_pair_sql(PG_FUNCTION_ARGS)
 		values[6] = waited_datum(&q, a, &waited[0]);
 		values[7] = waited_datum(&q, b, &waited[1]);
 		tuplestore_putvalues(store, desc, values, nulls);
+		key_result_free(&q.key, values[0]);
+		key_result_free(&q.key, values[1]);
 	}
 	PG_RETURN_NULL();
 }
@@ -756,36 +792,80 @@ member_cmp(const void *a, const void *b, void *key)
 }
 
 /*
- * glicko2_lobbies(queue, player_type, team_size, teams, max_gap, widen,
- * player_column, rating_column, queued_column): lobbies of teams x team_size from a queue,
- * one row a player, with the team's chance against the lobby's other
- * players; the players placed are deleted from the queue.
+ * A lobby team's p_win by the method (glicko_team_probability): for 'sum'
+ * and 'mean' its chance against another team of the lobby, the mean over
+ * them (two teams: against the other); for 'composite' and 'individual' its
+ * chance against the composite of all the lobby's other players.  members:
+ * the lobby's size members; side, rest and scratch: 2 size each.
+ */
+static double
+lobby_chance(const QueuedPlayer *const *members, int size, int teams, int team,
+			 GlickoTeamMethod method, Glicko2Rating *side, Glicko2Rating *rest,
+			 double *scratch)
+{
+	bool		pairwise = method == GLICKO_TEAM_SUM || method == GLICKO_TEAM_MEAN;
+	double		sum = 0.0;
+	int			ns = 0;
+
+	for (int m = 0; m < size; m++)
+		if (members[m]->team == team)
+			side[ns++] = members[m]->rating;
+	for (int u = 1; u <= teams; u++)
+	{
+		int			nr = 0;
+
+		if (u == team)
+			continue;
+		for (int m = 0; m < size; m++)
+			if (pairwise ? members[m]->team == u : members[m]->team != team)
+				rest[nr++] = members[m]->rating;
+		if (!pairwise)
+			return glicko_team_probability(method, side, NULL, ns, rest, NULL, nr, scratch);
+		sum += glicko_team_probability(method, side, NULL, ns, rest, NULL, nr, scratch);
+	}
+	return sum / (teams - 1);
+}
+
+/*
+ * glicko2_lobbies(queue, team_size, [player_type,] teams, max_gap, widen,
+ * player_column, rating_column, queued_column, method): lobbies of teams x
+ * team_size from a queue, split by the method's team model, one row a
+ * player, with the team's chance (lobby_chance); the players placed are
+ * deleted from the queue.
  */
 PG_FUNCTION_INFO_V1(glicko2_lobbies_sql);
 Datum
 glicko2_lobbies_sql(PG_FUNCTION_ARGS)
 {
-	static const char *const names[] = {"queue", NULL, "team_size", "teams", NULL, "widen",
-	"player_column", "rating_column", "queued_column"};
+	static const char *const names[] = {"queue", "team_size", "teams", NULL, "widen",
+	"player_column", "rating_column", "queued_column", "method"};
+	static const char *const typed_names[] = {"queue", "team_size", NULL, "teams", NULL, "widen",
+	"player_column", "rating_column", "queued_column", "method"};
+	bool		typed = PG_NARGS() == 10;
+	int			o = typed ? 1 : 0;	/* the options follow player_type */
 	TupleDesc	desc;
 	Tuplestorestate *store;
 	TakenQueue	q;
 	const QueuedPlayer **members;
 	Glicko2Rating *side,
 			   *rest;
-	double	   *chance;
+	double	   *chance,
+			   *scratch;
 	int			teams,
 				size,
 				k = 0;
+	GlickoTeamMethod method;
 
-	check_not_null(fcinfo, names, 9);
+	check_not_null(fcinfo, typed ? typed_names : names, PG_NARGS());
+	method = glicko2_team_method(PG_GETARG_TEXT_PP(8 + o));
 	store = glicko_materialized_result(fcinfo, &desc, "glicko2_lobbies");
-	teams = PG_GETARG_INT32(3);
-	take_queue(PG_GETARG_OID(0), TupleDescAttr(desc, 2)->atttypid, PG_GETARG_INT32(2), teams,
-			   PG_ARGISNULL(4) ? INFINITY : PG_GETARG_FLOAT8(4), PG_GETARG_FLOAT8(5),
-			   NameStr(*PG_GETARG_NAME(6)), NameStr(*PG_GETARG_NAME(7)),
-			   NameStr(*PG_GETARG_NAME(8)), TupleDescAttr(desc, 3)->atttypid, &q);
-	size = PG_GETARG_INT32(2) * teams;
+	teams = PG_GETARG_INT32(2 + o);
+	take_queue(PG_GETARG_OID(0), TupleDescAttr(desc, 2)->atttypid, PG_GETARG_INT32(1), teams,
+			   method, PG_ARGISNULL(3 + o) ? INFINITY : PG_GETARG_FLOAT8(3 + o),
+			   PG_GETARG_FLOAT8(4 + o), NameStr(*PG_GETARG_NAME(5 + o)),
+			   NameStr(*PG_GETARG_NAME(6 + o)), NameStr(*PG_GETARG_NAME(7 + o)),
+			   TupleDescAttr(desc, 3)->atttypid, &q);
+	size = PG_GETARG_INT32(1) * teams;
 
 	members = palloc(sizeof(QueuedPlayer *) * (q.placed ? q.placed : 1));
 	for (int i = 0; i < q.n; i++)
@@ -793,27 +873,17 @@ glicko2_lobbies_sql(PG_FUNCTION_ARGS)
 			members[k++] = &q.players[i];
 	qsort_arg(members, k, sizeof(QueuedPlayer *), member_cmp, &q.key);
 
-	/* Each lobby's teams: the team's composite against the others'. */
+	/* Each lobby's teams' chances. */
 	side = palloc(sizeof(Glicko2Rating) * (k > 0 ? size : 1));	/* a lobby fits the queue */
 	rest = palloc(sizeof(Glicko2Rating) * (k > 0 ? size : 1));
+	scratch = palloc(sizeof(double) * 2 * (k > 0 ? (Size) size : 1));
 	chance = palloc(sizeof(double) * teams);
 	for (int start = 0; start < k; start += size)
 	{
 		CHECK_FOR_INTERRUPTS();
 		for (int t = 1; t <= teams; t++)
-		{
-			int			ns = 0,
-						nr = 0;
-
-			for (int m = start; m < start + size; m++)
-			{
-				if (members[m]->team == t)
-					side[ns++] = members[m]->rating;
-				else
-					rest[nr++] = members[m]->rating;
-			}
-			chance[t - 1] = glicko_team_win_probability(side, ns, rest, nr);
-		}
+			chance[t - 1] = lobby_chance(&members[start], size, teams, t, method,
+										 side, rest, scratch);
 		for (int m = start; m < start + size; m++)
 		{
 			const QueuedPlayer *p = members[m];
@@ -823,11 +893,12 @@ glicko2_lobbies_sql(PG_FUNCTION_ARGS)
 
 			values[0] = Int32GetDatum(p->game);
 			values[1] = Int32GetDatum(p->team);
-			values[2] = p->id;
+			values[2] = key_result(&q.key, p->id);
 			values[3] = p->composite;
 			values[4] = Float8GetDatum(chance[p->team - 1]);
 			values[5] = waited_datum(&q, p, &waited);
 			tuplestore_putvalues(store, desc, values, nulls);
+			key_result_free(&q.key, values[2]);
 		}
 	}
 	PG_RETURN_NULL();

@@ -20,27 +20,96 @@ typedef struct Units
 	int		   *party;			/* party number, 0 for a lone player */
 	double	   *rating_sum;
 	double	   *rd_sum;
+	double	   *scaled_sum;		/* sum r / 173.7178 */
+	double	   *u_sum;			/* sum 3 (phi / scale)^2 */
 	int		   *unit_of;		/* unit of each player */
 	int		   *order;			/* units largest first, then by first player */
 } Units;
 
-/* Running sums of each team: the composite is their means. */
+/*
+ * Running sums of each team: the composite is the means of rating and RD;
+ * the team model's totals are the sums ('sum', a_i = 1) or the sums over
+ * the team's size, its uncertainty over the size squared ('mean', a_i =
+ * 1 / size).
+ */
 typedef struct Teams
 {
+	GlickoTeamMethod method;
+	double		scale;			/* of u_sum: 1, or the lobby's largest phi beyond 1e100 */
 	int			count;
 	int			cap[MM_MAX_TEAMS];
 	int			fill[MM_MAX_TEAMS];
 	double		rating_sum[MM_MAX_TEAMS];
 	double		rd_sum[MM_MAX_TEAMS];
+	double		scaled_sum[MM_MAX_TEAMS];
+	double		u_sum[MM_MAX_TEAMS];
 } Teams;
 
+/* Team e's totals in the team model, and its sum of 3 (a phi / scale)^2. */
+static void
+model_totals(const Teams *t, int e, GlickoTeamTotals *out, double *u)
+{
+	double		size = t->fill[e];
+
+	if (t->method == GLICKO_TEAM_MEAN)
+	{
+		out->w = 1.0;
+		out->strength = t->rating_sum[e] / size;
+		out->strength_scaled = t->scaled_sum[e] / size;
+		*u = t->u_sum[e] / (size * size);
+	}
+	else
+	{
+		out->w = size;
+		out->strength = t->rating_sum[e];
+		out->strength_scaled = t->scaled_sum[e];
+		*u = t->u_sum[e];
+	}
+}
+
+/* |p - 1/2|, p team a's win probability by the method (team.h's). */
 static double
 pair_cost(const Teams *t, int a, int b)
 {
-	Glicko2Rating ca = {t->rating_sum[a] / t->fill[a], t->rd_sum[a] / t->fill[a], 0},
-				cb = {t->rating_sum[b] / t->fill[b], t->rd_sum[b] / t->fill[b], 0};
+	if (t->method == GLICKO_TEAM_SUM || t->method == GLICKO_TEAM_MEAN)
+	{
+		GlickoTeamTotals ta,
+					tb;
+		double		ua,
+					ub;
 
-	return fabs(glicko2_win_probability(&ca, &cb) - 0.5);
+		model_totals(t, a, &ta, &ua);
+		model_totals(t, b, &tb, &ub);
+		return fabs(glicko_team_model_probability(&ta, &tb, ua + ub, t->scale) - 0.5);
+	}
+	else
+	{
+		/* 'composite', 'individual': the composites of the teams' means. */
+		Glicko2Rating ca = {t->rating_sum[a] / t->fill[a], t->rd_sum[a] / t->fill[a], 0},
+					cb = {t->rating_sum[b] / t->fill[b], t->rd_sum[b] / t->fill[b], 0};
+
+		return fabs(glicko2_win_probability(&ca, &cb) - 0.5);
+	}
+}
+
+/* The scale of the u sums: 1, or the largest phi where a square could overflow. */
+static double
+lobby_scale(const Glicko2Rating *players, int n)
+{
+	double		largest = 0.0;
+
+	for (int i = 0; i < n; i++)
+		largest = fmax(largest, players[i].rd / GLICKO2_SCALE);
+	return largest <= GLICKO_TEAM_LARGE_PHI ? 1.0 : largest;
+}
+
+/* A player's 3 (phi / scale)^2. */
+static inline double
+player_u(const Glicko2Rating *p, double scale)
+{
+	double		x = (p->rd / GLICKO2_SCALE) / scale;
+
+	return 3.0 * x * x;
 }
 
 /* The cost of a complete split: the most lopsided pair of teams. */
@@ -62,9 +131,11 @@ teams_cost(const Teams *t)
 
 /* Sizes differ by at most one: the first n % teams teams take one more. */
 static void
-teams_init(Teams *t, int n, int teams)
+teams_init(Teams *t, int n, int teams, GlickoTeamMethod method, double scale)
 {
 	memset(t, 0, sizeof(*t));
+	t->method = method;
+	t->scale = scale;
 	t->count = teams;
 	for (int i = 0; i < teams; i++)
 		t->cap[i] = n / teams + (i < n % teams ? 1 : 0);
@@ -77,14 +148,17 @@ team_add(Teams *t, const Units *u, int k, int e, int sign)
 	t->fill[e] += sign * u->size[k];
 	t->rating_sum[e] += sign * u->rating_sum[k];
 	t->rd_sum[e] += sign * u->rd_sum[k];
+	t->scaled_sum[e] += sign * u->scaled_sum[k];
+	t->u_sum[e] += sign * u->u_sum[k];
 }
 
 double
-glicko_mm_split_cost(const Glicko2Rating *players, int n, const int *team, int teams)
+glicko_mm_split_cost(const Glicko2Rating *players, int n, const int *team, int teams,
+					 GlickoTeamMethod method)
 {
 	Teams		t;
 
-	teams_init(&t, n, teams);
+	teams_init(&t, n, teams, method, lobby_scale(players, n));
 	for (int i = 0; i < n; i++)
 	{
 		int			k = team[i] - 1;
@@ -92,6 +166,8 @@ glicko_mm_split_cost(const Glicko2Rating *players, int n, const int *team, int t
 		t.fill[k]++;
 		t.rating_sum[k] += players[i].rating;
 		t.rd_sum[k] += players[i].rd;
+		t.scaled_sum[k] += players[i].rating / GLICKO2_SCALE;
+		t.u_sum[k] += player_u(&players[i], t.scale);
 	}
 	return teams_cost(&t);
 }
@@ -103,6 +179,8 @@ units_free(Units *u, const MmEnv *env)
 	env->release(u->party);
 	env->release(u->rating_sum);
 	env->release(u->rd_sum);
+	env->release(u->scaled_sum);
+	env->release(u->u_sum);
 	env->release(u->unit_of);
 	env->release(u->order);
 }
@@ -173,7 +251,7 @@ units_order(Units *u, bool by_rating, const MmEnv *env)
 /* Gather parties into units; false (and *bad_party) if one exceeds max_size. */
 static bool
 units_build(Units *u, const Glicko2Rating *players, const int *party, int n,
-			int max_size, int *bad_party, const MmEnv *env)
+			int max_size, double scale, int *bad_party, const MmEnv *env)
 {
 	PartyMember *members = env->alloc(sizeof(PartyMember) * n);
 	int		   *leader = env->alloc(sizeof(int) * n);
@@ -185,6 +263,8 @@ units_build(Units *u, const Glicko2Rating *players, const int *party, int n,
 	u->party = env->alloc(sizeof(int) * n);
 	u->rating_sum = env->alloc(sizeof(double) * n);
 	u->rd_sum = env->alloc(sizeof(double) * n);
+	u->scaled_sum = env->alloc(sizeof(double) * n);
+	u->u_sum = env->alloc(sizeof(double) * n);
 	u->unit_of = env->alloc(sizeof(int) * n);
 	u->order = env->alloc(sizeof(int) * n);
 
@@ -218,6 +298,8 @@ units_build(Units *u, const Glicko2Rating *players, const int *party, int n,
 		u->size[k]++;
 		u->rating_sum[k] += players[i].rating;
 		u->rd_sum[k] += players[i].rd;
+		u->scaled_sum[k] += players[i].rating / GLICKO2_SCALE;
+		u->u_sum[k] += player_u(&players[i], scale);
 		if (u->size[k] > max_size)
 		{
 			*bad_party = u->party[k];
@@ -263,14 +345,15 @@ check_lobby(int n, int teams)
 /* What both methods start from: the lobby checked, empty teams, the units. */
 static MmStatus
 lobby_start(const Glicko2Rating *players, const int *party, int n, int teams,
-			Units *u, Teams *t, int *bad_party, const MmEnv *env)
+			GlickoTeamMethod method, Units *u, Teams *t, int *bad_party,
+			const MmEnv *env)
 {
 	MmStatus	status = check_lobby(n, teams);
 
 	if (status != MM_OK)
 		return status;
-	teams_init(t, n, teams);
-	if (!units_build(u, players, party, n, t->cap[0], bad_party, env))
+	teams_init(t, n, teams, method, lobby_scale(players, n));
+	if (!units_build(u, players, party, n, t->cap[0], t->scale, bad_party, env))
 	{
 		units_free(u, env);
 		return MM_PARTY_TOO_LARGE;
@@ -306,23 +389,26 @@ split_count(int n, int teams)
  * Exhaustive search over the units, largest first.  Symmetry: a unit goes
  * into an empty team only if no earlier team of the same size is empty, so
  * each split is visited once, not once per renumbering of its teams.  Bound:
- * a full team's composite is final, so the worst pair among full teams is a
+ * a full team's sums are final, so the worst pair among full teams is a
  * lower bound on the split's cost; a branch whose bound reaches the best
  * cost so far cannot do better and is cut (ties keep the first split found).
  */
 MmStatus
 glicko_mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
-				 int teams, int *team, int *bad_party, const MmEnv *env)
+						int teams, GlickoTeamMethod method, int *team, int *bad_party,
+						const MmEnv *env)
 {
 	Units		u;
 	Teams		t;
-	MmStatus	status = lobby_start(players, party, n, teams, &u, &t, bad_party, env);
+	MmStatus	status = lobby_start(players, party, n, teams, method, &u, &t, bad_party, env);
 	int		   *choice,
 			   *best_team,
 			   *unit_team;
 	double	   *bound,
 			   *saved_rating,
-			   *saved_rd;
+			   *saved_rd,
+			   *saved_scaled,
+			   *saved_u;
 	double		best = INFINITY;
 	long		steps = 0;
 	int			level = 0;
@@ -335,6 +421,8 @@ glicko_mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
 	bound = env->alloc(sizeof(double) * (u.count + 1));
 	saved_rating = env->alloc(sizeof(double) * u.count);
 	saved_rd = env->alloc(sizeof(double) * u.count);
+	saved_scaled = env->alloc(sizeof(double) * u.count);
+	saved_u = env->alloc(sizeof(double) * u.count);
 
 	bound[0] = 0.0;
 	choice[0] = -1;
@@ -353,6 +441,8 @@ glicko_mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
 			t.fill[c] -= u.size[k];
 			t.rating_sum[c] = saved_rating[level];
 			t.rd_sum[c] = saved_rd[level];
+			t.scaled_sum[c] = saved_scaled[level];
+			t.u_sum[c] = saved_u[level];
 		}
 		for (next = choice[level] + 1; next < teams; next++)
 		{
@@ -374,6 +464,8 @@ glicko_mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
 		choice[level] = next;
 		saved_rating[level] = t.rating_sum[next];
 		saved_rd[level] = t.rd_sum[next];
+		saved_scaled[level] = t.scaled_sum[next];
+		saved_u[level] = t.u_sum[next];
 		team_add(&t, &u, k, next, 1);
 
 		bound[level + 1] = bound[level];
@@ -413,6 +505,8 @@ glicko_mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
 	env->release(bound);
 	env->release(saved_rating);
 	env->release(saved_rd);
+	env->release(saved_scaled);
+	env->release(saved_u);
 	units_free(&u, env);
 	return status;
 }
@@ -526,11 +620,12 @@ improve_by_swaps(Teams *t, const Units *u, int *unit_team, double *budget,
  */
 MmStatus
 glicko_mm_balance_heuristic(const Glicko2Rating *players, const int *party, int n,
-					 int teams, int *team, int *bad_party, const MmEnv *env)
+							int teams, GlickoTeamMethod method, int *team,
+							int *bad_party, const MmEnv *env)
 {
 	Units		u;
 	Teams		t;
-	MmStatus	status = lobby_start(players, party, n, teams, &u, &t, bad_party, env);
+	MmStatus	status = lobby_start(players, party, n, teams, method, &u, &t, bad_party, env);
 	int		   *unit_team,
 			   *best_team;
 	double		best;
@@ -546,7 +641,7 @@ glicko_mm_balance_heuristic(const Glicko2Rating *players, const int *party, int 
 	best_team = env->alloc(sizeof(int) * u.count);
 	if (!greedy_place(&t, &u, unit_team, false, env))
 	{
-		teams_init(&t, n, teams);
+		teams_init(&t, n, teams, t.method, t.scale);
 		if (!greedy_place(&t, &u, unit_team, true, env))
 		{
 			env->release(unit_team);
@@ -565,7 +660,7 @@ glicko_mm_balance_heuristic(const Glicko2Rating *players, const int *party, int 
 		bool		placed = true;
 
 		/* A random split: largest units first, each into a random team with room. */
-		teams_init(&t, n, teams);
+		teams_init(&t, n, teams, t.method, t.scale);
 		for (int i = 0; i < u.count && placed; i++)
 		{
 			int			k = u.order[i],
@@ -612,7 +707,8 @@ glicko_mm_balance_heuristic(const Glicko2Rating *players, const int *party, int 
 
 MmStatus
 glicko_mm_balance(const Glicko2Rating *players, const int *party, int n, int teams,
-		   int *team, bool *exact, int *bad_party, const MmEnv *env)
+				  GlickoTeamMethod method, int *team, bool *exact, int *bad_party,
+				  const MmEnv *env)
 {
 	MmStatus	status = check_lobby(n, teams);
 
@@ -620,8 +716,8 @@ glicko_mm_balance(const Glicko2Rating *players, const int *party, int n, int tea
 		return status;
 	*exact = n <= MM_EXACT_PLAYERS || split_count(n, teams) <= MM_EXACT_SPLITS;
 	if (*exact)
-		return glicko_mm_balance_exact(players, party, n, teams, team, bad_party, env);
-	return glicko_mm_balance_heuristic(players, party, n, teams, team, bad_party, env);
+		return glicko_mm_balance_exact(players, party, n, teams, method, team, bad_party, env);
+	return glicko_mm_balance_heuristic(players, party, n, teams, method, team, bad_party, env);
 }
 
 /* A double's order as an unsigned integer's: flip every bit of a negative

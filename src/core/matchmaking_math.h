@@ -2,8 +2,10 @@
  * matchmaking_math.h — splitting a lobby into fair teams and grouping a
  * waiting pool into games, with no PostgreSQL in sight (test/unit).
  *
- * Fairness is glicko_team_win_probability (Williams's composite: a team is
- * the means of its players' rating, RD and volatility).
+ * Fairness is the win probability of a team model (team.h): 'sum' and
+ * 'mean' glicko_team_model_probability from running sums of each team;
+ * 'composite' and 'individual' Williams's composite (a team is the means of
+ * its players' rating and RD), as glicko_team_win_probability.
  */
 #ifndef MATCHMAKING_MATH_H
 #define MATCHMAKING_MATH_H
@@ -12,6 +14,7 @@
 #include <stddef.h>
 
 #include "glicko_math.h"
+#include "team.h"
 
 /* Lobbies this size or smaller are always split by exhaustive search. */
 #define MM_EXACT_PLAYERS 16
@@ -52,11 +55,12 @@ typedef struct MmEnv
 
 /*
  * The unfairness of a split: for two teams |p - 1/2|, p the first team's
- * win probability; for more, the largest |p - 1/2| over every pair of teams
- * (the most lopsided meeting the split allows).
+ * win probability by the method; for more, the largest |p - 1/2| over every
+ * pair of teams (the most lopsided meeting the split allows).
  */
 extern double glicko_mm_split_cost(const Glicko2Rating *players, int n,
-							const int *team, int teams);
+								   const int *team, int teams,
+								   GlickoTeamMethod method);
 
 /*
  * Split n players into `teams` teams whose sizes differ by at most one, the
@@ -69,16 +73,17 @@ extern double glicko_mm_split_cost(const Glicko2Rating *players, int n,
  * MM_PARTY_TOO_LARGE.
  */
 extern MmStatus glicko_mm_balance(const Glicko2Rating *players, const int *party,
-						   int n, int teams, int *team, bool *exact,
-						   int *bad_party, const MmEnv *env);
+								  int n, int teams, GlickoTeamMethod method,
+								  int *team, bool *exact, int *bad_party,
+								  const MmEnv *env);
 
-/* The two methods, callable on their own (tests measure the gap). */
+/* The two searches, callable on their own (tests measure the gap). */
 extern MmStatus glicko_mm_balance_exact(const Glicko2Rating *players, const int *party,
-								 int n, int teams, int *team, int *bad_party,
-								 const MmEnv *env);
+										int n, int teams, GlickoTeamMethod method,
+										int *team, int *bad_party, const MmEnv *env);
 extern MmStatus glicko_mm_balance_heuristic(const Glicko2Rating *players, const int *party,
-									 int n, int teams, int *team, int *bad_party,
-									 const MmEnv *env);
+											int n, int teams, GlickoTeamMethod method,
+											int *team, int *bad_party, const MmEnv *env);
 
 /*
  * order[k] gets the position of the k-th player in rating order, ties in

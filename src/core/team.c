@@ -23,9 +23,6 @@
 
 #define PI_SQUARED (M_PI * M_PI)
 
-/* Beyond this, x^2 could overflow: sums of squares are scaled (as g_of_phi). */
-#define LARGE_PHI 1e100
-
 size_t
 glicko_team_work_doubles(int n_players, int n_teams)
 {
@@ -182,7 +179,7 @@ glicko_team_prepare(const GlickoTeamMatch *match, double *doubles, int *ints,
 	{
 		w->x[i] = w->a[i] * (match->rating[i].rd / GLICKO2_SCALE);
 		w->u[i] = 3.0 * w->x[i] * w->x[i];
-		if (w->x[i] > LARGE_PHI)
+		if (w->x[i] > GLICKO_TEAM_LARGE_PHI)
 			w->large_phi = true;
 	}
 	for (int t = 0; t < k; t++)
@@ -231,7 +228,7 @@ team_h(const GlickoTeamWork *w, int player, int t, int u, double s2)
 				if (w->members[m] != player)
 					largest = fmax(largest, w->x[w->members[m]]);
 		}
-	if (largest <= LARGE_PHI)
+	if (largest <= GLICKO_TEAM_LARGE_PHI)
 		return 1.0 / sqrt(s2 + (w->u_rest[player] + w->u_sum[u]) / PI_SQUARED);
 	for (int side = 0; side < 2; side++)
 	{
@@ -364,32 +361,24 @@ glicko_team_next(const GlickoTeamWork *w, GlickoTeamCursor *cursor,
 	return false;
 }
 
-/* One team's totals for the win probability, as glicko_team_prepare's. */
-typedef struct TeamTotals
-{
-	double		w;				/* sum a */
-	double		strength;		/* sum a r */
-	double		strength_scaled;	/* sum a r / 173.7178 */
-	double		largest;		/* largest a phi */
-} TeamTotals;
-
-/* a[i] = p_i ('sum') or p_i / sum p ('mean'), and the team's totals. */
+/* a[i] = p_i ('sum') or p_i / sum p ('mean'), the team's totals (as
+ * glicko_team_prepare's) and its largest a phi. */
 static void
 team_totals(GlickoTeamMethod method, const Glicko2Rating *r, const double *share, int n,
-			double *a, double *tmp, TeamTotals *out)
+			double *a, double *tmp, GlickoTeamTotals *out, double *largest)
 {
 	double		share_sum;
 
 	for (int i = 0; i < n; i++)
 		tmp[i] = share ? share[i] : 1.0;
 	share_sum = sorted_sum(tmp, n);
-	out->largest = 0.0;
+	*largest = 0.0;
 	for (int i = 0; i < n; i++)
 	{
 		a[i] = share ? share[i] : 1.0;
 		if (method == GLICKO_TEAM_MEAN)
 			a[i] = a[i] / share_sum;
-		out->largest = fmax(out->largest, a[i] * (r[i].rd / GLICKO2_SCALE));
+		*largest = fmax(*largest, a[i] * (r[i].rd / GLICKO2_SCALE));
 	}
 	for (int i = 0; i < n; i++)
 		tmp[i] = a[i];
@@ -429,15 +418,14 @@ glicko_team_probability(GlickoTeamMethod method,
 						const Glicko2Rating *b, const double *b_share, int nb,
 						double *scratch)
 {
-	TeamTotals ta,
+	GlickoTeamTotals ta,
 				tb;
 	double	   *aa = scratch,
 			   *ab = scratch + na,
 			   *tmp = scratch + na + nb;
-	double		s2,
-				h,
-				gap,
-				largest;
+	double		largest_a,
+				largest_b,
+				scale;
 
 	if (method == GLICKO_TEAM_INDIVIDUAL || method == GLICKO_TEAM_COMPOSITE)
 		return glicko_team_win_probability(a, na, b, nb);
@@ -445,18 +433,36 @@ glicko_team_probability(GlickoTeamMethod method,
 		(b_share == NULL || b_share[0] == 1.0))
 		return glicko2_win_probability(&a[0], &b[0]);
 
-	team_totals(method, a, a_share, na, aa, tmp, &ta);
-	team_totals(method, b, b_share, nb, ab, tmp, &tb);
-	s2 = (ta.w + tb.w) / 2.0;
-	largest = fmax(ta.largest, tb.largest);
-	if (largest <= LARGE_PHI)
-		h = 1.0 / sqrt(s2 + both_u(a, aa, na, b, ab, nb, 1.0, tmp) / PI_SQUARED);
-	else
-		h = M_PI / sqrt(both_u(a, aa, na, b, ab, nb, largest, tmp)) / largest;
+	team_totals(method, a, a_share, na, aa, tmp, &ta, &largest_a);
+	team_totals(method, b, b_share, nb, ab, tmp, &tb, &largest_b);
+	scale = fmax(largest_a, largest_b) <= GLICKO_TEAM_LARGE_PHI ? 1.0 :
+		fmax(largest_a, largest_b);
+	return glicko_team_model_probability(&ta, &tb, both_u(a, aa, na, b, ab, nb, scale, tmp),
+										 scale);
+}
 
-	gap = (ta.strength - tb.strength) - GLICKO2_CENTRE * (ta.w - tb.w);
+/*
+ * The team model's P from the teams' totals.  h = 1 / sqrt(s^2 + u / pi^2),
+ * or, scaled (a phi beyond 1e100, s^2 negligible), pi / sqrt(u) / scale;
+ * the gap in rating points, (A_a - A_b) - 1500 (W_a - W_b), or where that
+ * overflows from the scaled strengths.
+ */
+double
+glicko_team_model_probability(const GlickoTeamTotals *a, const GlickoTeamTotals *b,
+							  double u, double scale)
+{
+	double		s2 = (a->w + b->w) / 2.0,
+				h,
+				gap;
+
+	if (scale <= GLICKO_TEAM_LARGE_PHI)
+		h = 1.0 / sqrt(s2 + u / PI_SQUARED);
+	else
+		h = M_PI / sqrt(u) / scale;
+
+	gap = (a->strength - b->strength) - GLICKO2_CENTRE * (a->w - b->w);
 	if (isfinite(gap))
 		return glicko_logistic(h * gap / GLICKO2_SCALE);
-	return glicko_logistic(h * ((ta.strength_scaled - tb.strength_scaled) -
-								GLICKO2_CENTRE / GLICKO2_SCALE * (ta.w - tb.w)));
+	return glicko_logistic(h * ((a->strength_scaled - b->strength_scaled) -
+								GLICKO2_CENTRE / GLICKO2_SCALE * (a->w - b->w)));
 }

@@ -120,4 +120,26 @@ extern double glicko_team_probability(GlickoTeamMethod method,
 									  const Glicko2Rating *b, const double *b_share, int nb,
 									  double *scratch);
 
+/* Beyond this an a_i phi_i's square could overflow: sums of squares are
+ * taken relative to the largest (as g_of_phi does for one player). */
+#define GLICKO_TEAM_LARGE_PHI 1e100
+
+/* A team's totals in the team model ('sum', 'mean'). */
+typedef struct GlickoTeamTotals
+{
+	double		w;				/* sum a_i */
+	double		strength;		/* sum a_i r_i (public scale) */
+	double		strength_scaled;	/* sum a_i (r_i / 173.7178) */
+} GlickoTeamTotals;
+
+/*
+ * The team model's P(a beats b) from the teams' totals, for who keeps them
+ * (the lobby search) and for glicko_team_probability: u is the sum over
+ * both teams of 3 (a_i phi_i / scale)^2, scale 1 or, when some a_i phi_i
+ * exceeds GLICKO_TEAM_LARGE_PHI, one at least as large as each.
+ */
+extern double glicko_team_model_probability(const GlickoTeamTotals *a,
+											const GlickoTeamTotals *b,
+											double u, double scale);
+
 #endif							/* GLICKO_TEAM_H */

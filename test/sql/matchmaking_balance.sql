@@ -56,33 +56,35 @@ SELECT m, abs(glicko2_team_win_probability(ARRAY[glicko2_rating(1800, 50), glick
             - 1) < 1e-15 AS p_ab_plus_p_ba_is_1
 FROM unnest(ARRAY['sum', 'mean', 'individual', 'composite']) m;
 
+-- Splits by 'composite' (Williams's composite, the fairness before the team
+-- model; 'sum' is tested below).
 -- 2v2: 1800 1600 1500 1300 (RD 50).  Free: 1800 + 1300 against 1600 + 1500,
 -- both 1550, p = 0.5.  With the two best in one party the only split left is
 -- 1700 against 1400: 0.84356933445838788305.
 SELECT glicko2_balance(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1600, 50),
-                             glicko2_rating(1500, 50), glicko2_rating(1300, 50)]) AS free,
+                             glicko2_rating(1500, 50), glicko2_rating(1300, 50)], method => 'composite') AS free,
        glicko2_balance(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1600, 50),
-                             glicko2_rating(1500, 50), glicko2_rating(1300, 50)], 2, '{9,9,NULL,NULL}') AS party;
+                             glicko2_rating(1500, 50), glicko2_rating(1300, 50)], 2, '{9,9,NULL,NULL}', method => 'composite') AS party;
 SELECT abs(glicko2_team_win_probability(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1600, 50)],
                                         ARRAY[glicko2_rating(1500, 50), glicko2_rating(1300, 50)], 'composite')
            / 0.84356933445838788305 - 1) < 1e-14 AS party_chance;
 -- A party of the best and the worst changes nothing: it is the fair split.
 SELECT glicko2_balance(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1600, 50),
-                             glicko2_rating(1500, 50), glicko2_rating(1300, 50)], 2, '{4,NULL,NULL,4}') AS party_fair;
+                             glicko2_rating(1500, 50), glicko2_rating(1300, 50)], 2, '{4,NULL,NULL,4}', method => 'composite') AS party_fair;
 
 -- 3 teams of 2: 1000 ... 1500 pair outside in, every team 1250.
-SELECT glicko2_balance(ARRAY(SELECT glicko2_rating(1000 + 100 * i, 80) FROM generate_series(0, 5) i), 3) AS three_teams;
+SELECT glicko2_balance(ARRAY(SELECT glicko2_rating(1000 + 100 * i, 80) FROM generate_series(0, 5) i), 3, method => 'composite') AS three_teams;
 -- Two parties of two and 3 teams of 2: the parties are two of the teams.
 SELECT glicko2_balance(ARRAY(SELECT glicko2_rating(1000 + 100 * i, 80) FROM generate_series(0, 5) i), 3,
-                       '{1,NULL,1,2,NULL,2}') AS three_teams_parties;
+                       '{1,NULL,1,2,NULL,2}', method => 'composite') AS three_teams_parties;
 -- Uneven: 7 players in 2 teams are 4 and 3; in 3 teams 3, 2 and 2.
 SELECT array_agg(n ORDER BY t) AS sizes_2
 FROM (SELECT t, count(*) AS n
-      FROM unnest(glicko2_balance(ARRAY(SELECT glicko2_rating(1000 + 37 * i, 60) FROM generate_series(1, 7) i))) t
+      FROM unnest(glicko2_balance(ARRAY(SELECT glicko2_rating(1000 + 37 * i, 60) FROM generate_series(1, 7) i), method => 'composite')) t
       GROUP BY t) s;
 SELECT array_agg(n ORDER BY n DESC) AS sizes_3
 FROM (SELECT t, count(*) AS n
-      FROM unnest(glicko2_balance(ARRAY(SELECT glicko2_rating(1000 + 37 * i, 60) FROM generate_series(1, 7) i), 3)) t
+      FROM unnest(glicko2_balance(ARRAY(SELECT glicko2_rating(1000 + 37 * i, 60) FROM generate_series(1, 7) i), 3, method => 'composite')) t
       GROUP BY t) s;
 
 -- Against brute force: every split of 20 lobbies of 4 to 12 players into two
@@ -102,7 +104,7 @@ WITH brute AS (
   WHERE length(replace(m::bit(16)::text, '0', '')) = s.n / 2
   GROUP BY s.l),
 balanced AS (
-  SELECT l, glicko2_balance(array_agg(r ORDER BY i)) AS team FROM lobby GROUP BY l),
+  SELECT l, glicko2_balance(array_agg(r ORDER BY i), method => 'composite') AS team FROM lobby GROUP BY l),
 mine AS (
   SELECT b.l, pg_temp.split_cost(b.l, (SELECT sum(1 << (i - 1))::int FROM generate_subscripts(b.team, 1) i
                                        WHERE b.team[i] = 1)) AS cost
@@ -112,7 +114,7 @@ SELECT count(*) AS lobbies, count(*) FILTER (WHERE abs(m.cost - b.best) < 1e-12)
 FROM brute b JOIN mine m USING (l) JOIN lobby_size s USING (l);
 
 -- Deterministic, and the team numbers follow the first player of each team.
-SELECT count(DISTINCT glicko2_balance(a, 3)) AS distinct_results, min((glicko2_balance(a, 3))[1]) AS first_team
+SELECT count(DISTINCT glicko2_balance(a, 3, method => 'composite')) AS distinct_results, min((glicko2_balance(a, 3, method => 'composite'))[1]) AS first_team
 FROM (SELECT ARRAY(SELECT r FROM lobby WHERE l = 8 ORDER BY i) AS a FROM generate_series(1, 5)) s;
 
 -- Larger lobbies (24 players in 3 teams: beyond the exact search) still
@@ -120,14 +122,60 @@ FROM (SELECT ARRAY(SELECT r FROM lobby WHERE l = 8 ORDER BY i) AS a FROM generat
 SELECT array_agg(n ORDER BY t) AS sizes
 FROM (SELECT t, count(*) AS n
       FROM unnest(glicko2_balance(ARRAY(SELECT glicko2_rating(1000 + (hashint4(i) & 1023), 80) FROM generate_series(1, 24) i), 3,
-                                  ARRAY(SELECT CASE WHEN i <= 6 THEN (i + 1) / 2 END FROM generate_series(1, 24) i)),
+                                  ARRAY(SELECT CASE WHEN i <= 6 THEN (i + 1) / 2 END FROM generate_series(1, 24) i), method => 'composite'),
                   ARRAY(SELECT CASE WHEN i <= 6 THEN (i + 1) / 2 END FROM generate_series(1, 24) i)) u(t, p)
       GROUP BY t) s;
 SELECT count(DISTINCT t) AS teams_per_party
 FROM unnest(glicko2_balance(ARRAY(SELECT glicko2_rating(1000 + (hashint4(i) & 1023), 80) FROM generate_series(1, 24) i), 3,
-                            ARRAY(SELECT CASE WHEN i <= 6 THEN (i + 1) / 2 END FROM generate_series(1, 24) i)),
+                            ARRAY(SELECT CASE WHEN i <= 6 THEN (i + 1) / 2 END FROM generate_series(1, 24) i), method => 'composite'),
             ARRAY(SELECT CASE WHEN i <= 6 THEN (i + 1) / 2 END FROM generate_series(1, 24) i)) u(t, p)
 WHERE p IS NOT NULL GROUP BY p ORDER BY p;
+
+-- The team model ('sum', the default, and 'mean') and 'individual', against
+-- brute force over the same lobbies: the least |p - 0.5| by
+-- glicko2_team_win_probability of the method equals that of the split
+-- glicko2_balance of the method chooses.
+CREATE FUNCTION pg_temp.split_cost_of(l int, mask int, method text) RETURNS float8 LANGUAGE sql AS $$
+  SELECT abs(glicko2_team_win_probability(array_agg(r) FILTER (WHERE mask & (1 << (i - 1)) <> 0),
+                                          array_agg(r) FILTER (WHERE mask & (1 << (i - 1)) = 0), method) - 0.5)
+  FROM lobby WHERE lobby.l = split_cost_of.l $$;
+WITH methods(method) AS (VALUES ('sum'), ('mean'), ('individual')),
+brute AS (
+  SELECT method, s.l, min(pg_temp.split_cost_of(s.l, m, method)) AS best
+  FROM methods, lobby_size s, generate_series(0, (1 << s.n) - 1) m
+  WHERE length(replace(m::bit(16)::text, '0', '')) = s.n / 2
+  GROUP BY method, s.l),
+balanced AS (
+  SELECT method, l, glicko2_balance(array_agg(r ORDER BY i), method => method) AS team
+  FROM methods, lobby GROUP BY method, l),
+mine AS (
+  SELECT method, b.l, pg_temp.split_cost_of(b.l, (SELECT sum(1 << (i - 1))::int FROM generate_subscripts(b.team, 1) i
+                                                  WHERE b.team[i] = 1), method) AS cost
+  FROM balanced b)
+SELECT method, count(*) AS lobbies, count(*) FILTER (WHERE abs(m.cost - b.best) < 1e-12) AS optimal
+FROM brute b JOIN mine m USING (method, l) GROUP BY method ORDER BY method;
+-- Without a method, 'sum'.
+SELECT bool_and(glicko2_balance(a) = glicko2_balance(a, method => 'sum')) AS default_is_sum
+FROM (SELECT l, array_agg(r ORDER BY i) AS a FROM lobby GROUP BY l) s;
+
+-- Teams of unequal RD, where 'sum' and 'composite' choose differently:
+-- 1700 and 1595 of RD 350, 1500 and 1695 of RD 30.  The composite puts the
+-- two uncertain players together (means 1647.5 / 1597.5: their lopsided
+-- RDs widen its combined RD and shrink the 50-point gap); 'sum', where every
+-- split counts all four players' uncertainty, takes the smaller gap of sums
+-- (3200 against 3290).  Each is its own method's best of the three splits.
+CREATE TEMP TABLE unequal AS
+SELECT ARRAY[glicko2_rating(1700, 350), glicko2_rating(1595, 350), glicko2_rating(1500, 30), glicko2_rating(1695, 30)] AS a;
+SELECT glicko2_balance(a) AS sum_split, glicko2_balance(a, method => 'composite') AS composite_split,
+       glicko2_balance(a, method => 'individual') AS individual_split, glicko2_balance(a, method => 'mean') AS mean_split
+FROM unequal;
+SELECT m, round(abs(glicko2_team_win_probability(ARRAY[a[1], a[t]], ARRAY(SELECT a[k] FROM generate_series(2, 4) k WHERE k <> t), m) - 0.5)::numeric, 4)
+         AS cost, t AS partner_of_first
+FROM unequal, unnest(ARRAY['sum', 'composite']) m, generate_series(2, 4) t ORDER BY m, cost;
+
+-- NULL method: no split.
+SELECT glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating()], method => NULL) IS NULL AS null_method;
+SELECT glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating()], method => 'median');
 
 -- NULL lobby or team count: no split; NULL parties: none.
 SELECT glicko2_balance(NULL) IS NULL AS null_lobby,

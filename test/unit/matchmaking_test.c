@@ -49,11 +49,15 @@ random_lobby(Glicko2Rating *p, int n)
 	}
 }
 
-/* The cost of a split the slow way: gather each team, glicko_team_win_probability. */
+/* The cost of a split the slow way: gather each team, team.c's
+ * glicko_team_probability of the method (glicko_team_win_probability for
+ * 'composite'), from the players' arrays rather than running sums. */
 static double
-brute_cost(const Glicko2Rating *p, int n, const int *team, int teams)
+brute_cost(const Glicko2Rating *p, int n, const int *team, int teams,
+		   GlickoTeamMethod method)
 {
 	Glicko2Rating *members = malloc(sizeof(Glicko2Rating) * n * teams);
+	double	   *scratch = malloc(sizeof(double) * 4 * n);
 	int			count[MM_MAX_TEAMS] = {0};
 	double		worst = 0.0;
 
@@ -62,13 +66,15 @@ brute_cost(const Glicko2Rating *p, int n, const int *team, int teams)
 	for (int a = 0; a < teams; a++)
 		for (int b = a + 1; b < teams; b++)
 		{
-			double		c = fabs(glicko_team_win_probability(members + a * n, count[a],
-															  members + b * n, count[b]) - 0.5);
+			double		c = fabs(glicko_team_probability(method, members + a * n, NULL, count[a],
+														  members + b * n, NULL, count[b],
+														  scratch) - 0.5);
 
 			if (c > worst)
 				worst = c;
 		}
 	free(members);
+	free(scratch);
 	return worst;
 }
 
@@ -99,7 +105,8 @@ valid_split(int n, const int *team, int teams, const int *party)
 
 /* Every assignment of n players to teams (teams^n of them): the least cost. */
 static double
-brute_balance(const Glicko2Rating *p, int n, int teams, const int *party)
+brute_balance(const Glicko2Rating *p, int n, int teams, const int *party,
+			  GlickoTeamMethod method)
 {
 	int			team[32];
 	double		best = INFINITY;
@@ -118,7 +125,7 @@ brute_balance(const Glicko2Rating *p, int n, int teams, const int *party)
 		}
 		if (valid_split(n, team, teams, party))
 		{
-			double		cost = brute_cost(p, n, team, teams);
+			double		cost = brute_cost(p, n, team, teams, method);
 
 			if (cost < best)
 				best = cost;
@@ -137,15 +144,22 @@ test_balance_brute(void)
 		{8, 4}, {9, 4}, {10, 4}
 	};
 
+	/* Each method's own probability; rep 0..2 as before under 'composite'. */
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
-		for (int rep = 0; rep < 3; rep++)
+		for (int rep = 0; rep < 6; rep++)
 		{
+			static const GlickoTeamMethod methods[] = {
+				GLICKO_TEAM_COMPOSITE, GLICKO_TEAM_COMPOSITE, GLICKO_TEAM_COMPOSITE,
+				GLICKO_TEAM_SUM, GLICKO_TEAM_MEAN, GLICKO_TEAM_SUM
+			};
+			GlickoTeamMethod method = methods[rep];
+
 			int			n = cases[c][0],
 						teams = cases[c][1],
 						team[32],
 						party[32],
 						bad = 0;
-			int			use_parties = rep == 2 && n >= 4;
+			int			use_parties = (rep == 2 || rep == 5) && n >= 4;
 			Glicko2Rating p[32];
 			bool		exact;
 			MmStatus	s;
@@ -154,12 +168,14 @@ test_balance_brute(void)
 			/* Some lobbies with two parties of two (fits whenever teams have 2+). */
 			for (int i = 0; i < n; i++)
 				party[i] = use_parties && i < 4 && n / teams >= 2 ? 1 + i / 2 : 0;
-			s = glicko_mm_balance(p, party, n, teams, team, &exact, &bad, &env);
+			s = glicko_mm_balance(p, party, n, teams, method, team, &exact, &bad, &env);
 			CHECK(s == MM_OK);
 			CHECK(exact);
 			CHECK(valid_split(n, team, teams, party));
-			CHECK(fabs(brute_cost(p, n, team, teams) - brute_balance(p, n, teams, party)) < 1e-12);
-			CHECK(fabs(glicko_mm_split_cost(p, n, team, teams) - brute_cost(p, n, team, teams)) < 1e-12);
+			CHECK(fabs(brute_cost(p, n, team, teams, method) -
+					   brute_balance(p, n, teams, party, method)) < 1e-12);
+			CHECK(fabs(glicko_mm_split_cost(p, n, team, teams, method) -
+					   brute_cost(p, n, team, teams, method)) < 1e-12);
 			/* Numbered by first player. */
 			CHECK(team[0] == 1);
 		}
@@ -171,6 +187,7 @@ test_balance_cases(void)
 	int			team[8],
 				bad = 0;
 	bool		exact;
+	GlickoTeamMethod method = GLICKO_TEAM_COMPOSITE;
 
 	/* 2v2: without parties 1800+1300 against 1600+1500, both 1550. */
 	{
@@ -179,20 +196,42 @@ test_balance_cases(void)
 		int			want_free[4] = {1, 2, 2, 1},
 					want_party[4] = {1, 1, 2, 2};
 
-		CHECK(glicko_mm_balance(p, NULL, 4, 2, team, &exact, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance(p, NULL, 4, 2, method, team, &exact, &bad, &env) == MM_OK);
 		CHECK(memcmp(team, want_free, sizeof(want_free)) == 0);
-		CHECK(glicko_mm_split_cost(p, 4, team, 2) == 0.0);
+		CHECK(glicko_mm_split_cost(p, 4, team, 2, method) == 0.0);
 		/* The party of the two best must play together: the only split left. */
-		CHECK(glicko_mm_balance(p, party, 4, 2, team, &exact, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance(p, party, 4, 2, method, team, &exact, &bad, &env) == MM_OK);
 		CHECK(memcmp(team, want_party, sizeof(want_party)) == 0);
 		/* 1700 against 1400 with RD 50 on both sides. */
 		{
 			Glicko2Rating a = {1700, 50, .06},
 						b = {1400, 50, .06};
 
-			CHECK(fabs(glicko_mm_split_cost(p, 4, team, 2) - (glicko2_win_probability(&a, &b) - 0.5)) < 1e-15);
+			CHECK(fabs(glicko_mm_split_cost(p, 4, team, 2, method) - (glicko2_win_probability(&a, &b) - 0.5)) < 1e-15);
 		}
 	}
+	/*
+	 * Teams of unequal RD: the composite pairs the two uncertain players
+	 * (means 1647.5 / RD 350 against 1597.5 / RD 30: the lopsided RDs widen
+	 * its combined RD and so shrink its 50-point gap), the team model, where
+	 * every split counts all four players' uncertainty, the smaller sum gap
+	 * (3200 against 3290).
+	 */
+	{
+		Glicko2Rating p[4] = {{1700, 350, .06}, {1595, 350, .06}, {1500, 30, .06}, {1695, 30, .06}};
+		int			want_composite[4] = {1, 1, 2, 2},
+					want_sum[4] = {1, 2, 1, 2};
+
+		CHECK(glicko_mm_balance(p, NULL, 4, 2, GLICKO_TEAM_COMPOSITE, team, &exact, &bad, &env) == MM_OK);
+		CHECK(memcmp(team, want_composite, sizeof(want_composite)) == 0);
+		CHECK(glicko_mm_balance(p, NULL, 4, 2, GLICKO_TEAM_SUM, team, &exact, &bad, &env) == MM_OK);
+		CHECK(memcmp(team, want_sum, sizeof(want_sum)) == 0);
+		/* 'individual' judges by the composite, as glicko_team_probability does. */
+		CHECK(glicko_mm_balance(p, NULL, 4, 2, GLICKO_TEAM_INDIVIDUAL, team, &exact, &bad, &env) == MM_OK);
+		CHECK(memcmp(team, want_composite, sizeof(want_composite)) == 0);
+	}
+
+	method = GLICKO_TEAM_SUM;
 	/* 3 teams of 2: 1000..1500 pair outside in, every team 1250. */
 	{
 		Glicko2Rating p[6];
@@ -200,15 +239,15 @@ test_balance_cases(void)
 
 		for (int i = 0; i < 6; i++)
 			p[i] = (Glicko2Rating) {1000 + 100 * i, 80, .06};
-		CHECK(glicko_mm_balance(p, NULL, 6, 3, team, &exact, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance(p, NULL, 6, 3, method, team, &exact, &bad, &env) == MM_OK);
 		CHECK(memcmp(team, want, sizeof(want)) == 0);
-		CHECK(glicko_mm_split_cost(p, 6, team, 3) == 0.0);
+		CHECK(glicko_mm_split_cost(p, 6, team, 3, method) == 0.0);
 	}
 	/* Uneven: 5 players in 2 teams are 3 and 2. */
 	{
 		Glicko2Rating p[5] = {{1500, 50, .06}, {1500, 50, .06}, {1500, 50, .06}, {1500, 50, .06}, {1500, 50, .06}};
 
-		CHECK(glicko_mm_balance(p, NULL, 5, 2, team, &exact, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance(p, NULL, 5, 2, method, team, &exact, &bad, &env) == MM_OK);
 		CHECK(valid_split(5, team, 2, NULL));
 	}
 	/* Errors. */
@@ -218,14 +257,14 @@ test_balance_cases(void)
 					unpackable[6] = {1, 1, 2, 2, 3, 3};
 
 		random_lobby(p, 6);
-		CHECK(glicko_mm_balance(p, NULL, 1, 2, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
-		CHECK(glicko_mm_balance(p, NULL, 6, 1, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
-		CHECK(glicko_mm_balance(p, NULL, 6, 7, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
-		CHECK(glicko_mm_balance(p, big_party, 6, 2, team, &exact, &bad, &env) == MM_PARTY_TOO_LARGE);
+		CHECK(glicko_mm_balance(p, NULL, 1, 2, method, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
+		CHECK(glicko_mm_balance(p, NULL, 6, 1, method, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
+		CHECK(glicko_mm_balance(p, NULL, 6, 7, method, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
+		CHECK(glicko_mm_balance(p, big_party, 6, 2, method, team, &exact, &bad, &env) == MM_PARTY_TOO_LARGE);
 		CHECK(bad == 7);
 		/* Three parties of two cannot fill two teams of three. */
-		CHECK(glicko_mm_balance(p, unpackable, 6, 2, team, &exact, &bad, &env) == MM_PARTIES_DO_NOT_FIT);
-		CHECK(glicko_mm_balance_heuristic(p, unpackable, 6, 2, team, &bad, &env) == MM_PARTIES_DO_NOT_FIT);
+		CHECK(glicko_mm_balance(p, unpackable, 6, 2, method, team, &exact, &bad, &env) == MM_PARTIES_DO_NOT_FIT);
+		CHECK(glicko_mm_balance_heuristic(p, unpackable, 6, 2, method, team, &bad, &env) == MM_PARTIES_DO_NOT_FIT);
 	}
 }
 
@@ -233,24 +272,25 @@ test_balance_cases(void)
 static void
 test_heuristic(void)
 {
-	for (int rep = 0; rep < 20; rep++)
+	for (int rep = 0; rep < 40; rep++)
 	{
+		GlickoTeamMethod method = rep < 20 ? GLICKO_TEAM_SUM : GLICKO_TEAM_COMPOSITE;
 		Glicko2Rating p[20];
 		int			exact_team[20],
 					heur_team[20],
 					party[20] = {0},
 					bad;
-		int			n = 10 + rep % 11,
-					teams = 2 + rep % 3;
+		int			n = 10 + rep % 20 % 11,
+					teams = 2 + rep % 20 % 3;
 
 		if (n / teams < 2)
 			continue;
 		random_lobby(p, n);
 		party[0] = party[1] = 5;
-		CHECK(glicko_mm_balance_exact(p, party, n, teams, exact_team, &bad, &env) == MM_OK);
-		CHECK(glicko_mm_balance_heuristic(p, party, n, teams, heur_team, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance_exact(p, party, n, teams, method, exact_team, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance_heuristic(p, party, n, teams, method, heur_team, &bad, &env) == MM_OK);
 		CHECK(valid_split(n, heur_team, teams, party));
-		CHECK(glicko_mm_split_cost(p, n, heur_team, teams) >= glicko_mm_split_cost(p, n, exact_team, teams) - 1e-15);
+		CHECK(glicko_mm_split_cost(p, n, heur_team, teams, method) >= glicko_mm_split_cost(p, n, exact_team, teams, method) - 1e-15);
 	}
 }
 
@@ -267,6 +307,7 @@ static void
 test_poll(void)
 {
 	const MmEnv counting = {count_poll, zalloc, free};
+	GlickoTeamMethod method = GLICKO_TEAM_SUM;
 	Glicko2Rating p[16];
 	int			team[16],
 				bad;
@@ -277,10 +318,10 @@ test_poll(void)
 
 	random_lobby(p, 16);
 	polls = 0;
-	CHECK(glicko_mm_balance_exact(p, NULL, 16, 5, team, &bad, &counting) == MM_OK);
+	CHECK(glicko_mm_balance_exact(p, NULL, 16, 5, method, team, &bad, &counting) == MM_OK);
 	CHECK(polls > 10);
 	polls = 0;
-	CHECK(glicko_mm_balance_heuristic(p, NULL, 16, 2, team, &bad, &counting) == MM_OK);
+	CHECK(glicko_mm_balance_heuristic(p, NULL, 16, 2, method, team, &bad, &counting) == MM_OK);
 	CHECK(polls >= 1);
 	for (int i = 0; i < 100000; i++)
 	{
@@ -307,11 +348,11 @@ test_poll(void)
 
 		random_lobby(big, n);
 		polls = 0;
-		CHECK(glicko_mm_balance(big, NULL, n, 2, big_team, &exact, &bad, &counting) == MM_OK);
+		CHECK(glicko_mm_balance(big, NULL, n, 2, method, big_team, &exact, &bad, &counting) == MM_OK);
 		CHECK(!exact);
 		CHECK(polls >= n / 4096);
 		polls = 0;
-		CHECK(glicko_mm_balance(big, NULL, 2000, 64, big_team, &exact, &bad, &counting) == MM_OK);
+		CHECK(glicko_mm_balance(big, NULL, 2000, 64, method, big_team, &exact, &bad, &counting) == MM_OK);
 		CHECK(polls >= 1);
 		free(big);
 		free(big_team);
@@ -328,14 +369,16 @@ test_deterministic(void)
 				bad;
 	bool		exact;
 
+	GlickoTeamMethod method = GLICKO_TEAM_SUM;
+
 	random_lobby(p, 24);
-	CHECK(glicko_mm_balance(p, NULL, 24, 3, a, &exact, &bad, &env) == MM_OK);
+	CHECK(glicko_mm_balance(p, NULL, 24, 3, method, a, &exact, &bad, &env) == MM_OK);
 	CHECK(!exact);
-	CHECK(glicko_mm_balance(p, NULL, 24, 3, b, &exact, &bad, &env) == MM_OK);
+	CHECK(glicko_mm_balance(p, NULL, 24, 3, method, b, &exact, &bad, &env) == MM_OK);
 	CHECK(memcmp(a, b, sizeof(a)) == 0);
-	CHECK(glicko_mm_balance(p, NULL, 16, 2, a, &exact, &bad, &env) == MM_OK);
+	CHECK(glicko_mm_balance(p, NULL, 16, 2, method, a, &exact, &bad, &env) == MM_OK);
 	CHECK(exact);
-	CHECK(glicko_mm_balance(p, NULL, 16, 2, b, &exact, &bad, &env) == MM_OK);
+	CHECK(glicko_mm_balance(p, NULL, 16, 2, method, b, &exact, &bad, &env) == MM_OK);
 	CHECK(memcmp(a, b, sizeof(int) * 16) == 0);
 }
 
@@ -513,11 +556,12 @@ test_sort(void)
 	free(expect);
 }
 
-/* The heuristic's gap to the exact split, two teams. */
+/* The heuristic's gap to the exact split, two teams, 'sum' (the default). */
 static void
 print_gap(void)
 {
 	static const int sizes[] = {16, 20, 24};
+	GlickoTeamMethod method = GLICKO_TEAM_SUM;
 
 	printf("players  lobbies  mean gap |p-0.5|  max gap     exact found by heuristic  exact ms  heuristic ms\n");
 	for (size_t s = 0; s < 3; s++)
@@ -543,12 +587,12 @@ print_gap(void)
 
 			random_lobby(p, n);
 			t0 = clock();
-			glicko_mm_balance_exact(p, NULL, n, 2, team, &bad, &env);
+			glicko_mm_balance_exact(p, NULL, n, 2, method, team, &bad, &env);
 			t1 = clock();
-			e = glicko_mm_split_cost(p, n, team, 2);
-			glicko_mm_balance_heuristic(p, NULL, n, 2, team, &bad, &env);
+			e = glicko_mm_split_cost(p, n, team, 2, method);
+			glicko_mm_balance_heuristic(p, NULL, n, 2, method, team, &bad, &env);
 			t2 = clock();
-			h = glicko_mm_split_cost(p, n, team, 2);
+			h = glicko_mm_split_cost(p, n, team, 2, method);
 			exact_ms += 1000.0 * (t1 - t0) / CLOCKS_PER_SEC;
 			heur_ms += 1000.0 * (t2 - t1) / CLOCKS_PER_SEC;
 			sum += h - e;
