@@ -129,6 +129,10 @@ glicko2_key_column_check_sql(PG_FUNCTION_ARGS)
 	source = PG_GETARG_OID(0);
 	type = column_type(source, column, text_to_cstring(PG_GETARG_TEXT_PP(2)));
 	key_type = PG_GETARG_OID(5);
+	if (!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(key_type)))
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_OBJECT),
+				errmsg("key_type %u is not a type", key_type));
 	if (!glicko_keys_match(type, key_type))
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),
