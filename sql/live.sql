@@ -36,3 +36,210 @@ CREATE FUNCTION glicko2_rate_matches()
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION glicko2_rate_matches() IS
   'AFTER INSERT ... REFERENCING NEW TABLE AS ... FOR EACH STATEMENT trigger for a matches table (one row per player per match: match_id, player_id, team, place, played_at [, weight]): rates every match the statement inserted, in order of played_at then match id, in the inserting transaction (each player''s RD grown for the time since rated_at, then the team model''s update at t = 0 from the ratings before the match); arguments: the ratings table, then ''method=sum'' (sum, mean, individual, composite), ''period=1 day'', ''tau=0.5'', ''max_rd=350'' (or none) and column names';
+
+------------------------------------------------------------------------------
+-- Live triggers on partitioned and inheritance tables.  A statement fires
+-- only the statement triggers of the table it names, and an inheritance
+-- parent's row triggers do not fire for rows written to its children: a
+-- glicko2_rate_matches trigger on a partitioned table never sees a row
+-- written straight to a partition, nor glicko2_rate_games on an inheritance
+-- parent a game written to a child.  So every table below one carrying a
+-- live trigger needs a trigger like it (a partition's row trigger is
+-- PostgreSQL's clone); the event trigger gives it to new partitions and
+-- children, and a live trigger refuses to rate while a table below its own
+-- lacks one (src/live_rows.c).
+------------------------------------------------------------------------------
+
+-- A trigger's arguments (pg_trigger.tgargs: each ends with a NUL byte).
+CREATE FUNCTION glicko2_internal.glicko2_trigger_args(trigger oid)
+  RETURNS text[]
+  LANGUAGE sql STABLE STRICT PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+  SELECT coalesce(array_agg(convert_from(substring(g.tgargs FROM z.prev + 2 FOR z.i - z.prev - 1),
+                                         getdatabaseencoding()) ORDER BY z.i), '{}')
+  FROM pg_trigger g,
+  LATERAL (SELECT b.i, lag(b.i, 1, -1) OVER (ORDER BY b.i) AS prev
+           FROM generate_series(0, length(g.tgargs) - 1) b(i)
+           WHERE get_byte(g.tgargs, b.i) = 0) z
+  WHERE g.oid = trigger
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_trigger_args(oid) IS
+  'Helper of the live triggers'' copies: the arguments of the trigger with this OID';
+
+-- The ratings table a live trigger's first argument names, resolved as the
+-- trigger resolves it (unqualified: in the schema of the trigger's table).
+CREATE FUNCTION glicko2_internal.glicko2_live_ratings(trigger oid)
+  RETURNS regclass
+  LANGUAGE sql STABLE STRICT PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+  SELECT to_regclass(CASE WHEN cardinality(parse_ident(a.args[1])) = 1
+                          THEN quote_ident(n.nspname) || '.' ELSE '' END || a.args[1])
+  FROM pg_trigger g
+  JOIN pg_class c ON c.oid = g.tgrelid
+  JOIN pg_namespace n ON n.oid = c.relnamespace
+  CROSS JOIN LATERAL (SELECT glicko2_internal.glicko2_trigger_args(g.oid) AS args) a
+  WHERE g.oid = trigger
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_live_ratings(oid) IS
+  'Helper of the live triggers'' copies: the ratings table a live trigger names, resolved in the schema of its table when unqualified';
+
+-- Whether two triggers rate alike: the same function, events, timing, level,
+-- enabled state and WHEN condition, a NEW TABLE each or neither, the same
+-- ratings table and the same options.
+CREATE FUNCTION glicko2_internal.glicko2_live_trigger_like(a oid, b oid)
+  RETURNS boolean
+  LANGUAGE sql STABLE STRICT PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+  SELECT coalesce(x.tgfoid = y.tgfoid AND x.tgtype = y.tgtype AND x.tgenabled = y.tgenabled
+                  AND (x.tgnewtable IS NULL) = (y.tgnewtable IS NULL)
+                  AND pg_get_expr(x.tgqual, x.tgrelid) IS NOT DISTINCT FROM pg_get_expr(y.tgqual, y.tgrelid)
+                  AND glicko2_internal.glicko2_live_ratings(x.oid) = glicko2_internal.glicko2_live_ratings(y.oid)
+                  AND (glicko2_internal.glicko2_trigger_args(x.oid))[2:]
+                      = (glicko2_internal.glicko2_trigger_args(y.oid))[2:], false)
+  FROM pg_trigger x, pg_trigger y
+  WHERE x.oid = a AND y.oid = b
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_live_trigger_like(oid, oid) IS
+  'Helper of the live triggers'' copies: whether two triggers rate alike (function, events, timing, level, enabled state, WHEN, NEW TABLE, the same ratings table and options)';
+
+-- The statement that gives relation a trigger like this one (the ratings
+-- table qualified when relation is in another schema).
+CREATE FUNCTION glicko2_internal.glicko2_live_trigger_copy(trigger oid, relation regclass)
+  RETURNS text
+  LANGUAGE sql STABLE STRICT PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+  SELECT format('CREATE TRIGGER %I %s %s ON %s%s FOR EACH %s%s EXECUTE FUNCTION %I.%I(%s)',
+                g.tgname,
+                CASE WHEN g.tgtype & 2 <> 0 THEN 'BEFORE' ELSE 'AFTER' END,
+                array_to_string(ARRAY[CASE WHEN g.tgtype & 4 <> 0 THEN 'INSERT' END,
+                                      CASE WHEN g.tgtype & 8 <> 0 THEN 'DELETE' END,
+                                      CASE WHEN g.tgtype & 16 <> 0 THEN 'UPDATE' END], ' OR '),
+                relation,
+                CASE WHEN g.tgnewtable IS NULL THEN ''
+                     ELSE format(' REFERENCING NEW TABLE AS %I', g.tgnewtable) END,
+                CASE WHEN g.tgtype & 1 <> 0 THEN 'ROW' ELSE 'STATEMENT' END,
+                CASE WHEN g.tgqual IS NULL THEN ''
+                     ELSE format(' WHEN (%s)', pg_get_expr(g.tgqual, g.tgrelid)) END,
+                pn.nspname, p.proname,
+                (SELECT string_agg(quote_literal(CASE WHEN a.n = 1 AND r.relnamespace <> c.relnamespace
+                                                      AND glicko2_internal.glicko2_live_ratings(g.oid) IS NOT NULL
+                                                      THEN format('%I.%I', rn.nspname, rc.relname)
+                                                      ELSE a.arg END), ', ' ORDER BY a.n)
+                 FROM unnest(glicko2_internal.glicko2_trigger_args(g.oid)) WITH ORDINALITY a(arg, n)
+                 LEFT JOIN pg_class rc ON rc.oid = glicko2_internal.glicko2_live_ratings(g.oid)
+                 LEFT JOIN pg_namespace rn ON rn.oid = rc.relnamespace))
+         || CASE g.tgenabled WHEN 'O' THEN ''
+                 WHEN 'D' THEN format('; ALTER TABLE %s DISABLE TRIGGER %I', relation, g.tgname)
+                 WHEN 'A' THEN format('; ALTER TABLE %s ENABLE ALWAYS TRIGGER %I', relation, g.tgname)
+                 ELSE format('; ALTER TABLE %s ENABLE REPLICA TRIGGER %I', relation, g.tgname) END
+  FROM pg_trigger g
+  JOIN pg_class c ON c.oid = g.tgrelid
+  JOIN pg_proc p ON p.oid = g.tgfoid
+  JOIN pg_namespace pn ON pn.oid = p.pronamespace
+  CROSS JOIN pg_class r
+  WHERE g.oid = trigger AND r.oid = relation
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_live_trigger_copy(oid, regclass) IS
+  'Helper of the live triggers'' copies: the statement that gives the relation a trigger like this one';
+
+-- For a live trigger: the topmost table above its own reached through
+-- tables with a trigger like it (the matches table whose rows it counts),
+-- the first table below its own (partitions and inheritance children at
+-- every level) without one and the statement that would give it one, and
+-- every table above and below (whose DDL may change these).
+CREATE FUNCTION glicko2_internal.glicko2_live_trigger_scope(trigger oid, OUT top regclass,
+                                                            OUT missing regclass, OUT fix text,
+                                                            OUT hierarchy oid[])
+  LANGUAGE sql STABLE STRICT PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+  WITH RECURSIVE up(r, depth, alike) AS (
+      SELECT g.tgrelid, 0, true FROM pg_trigger g WHERE g.oid = trigger
+    UNION ALL
+      SELECT i.inhparent, up.depth + 1,
+             up.alike AND EXISTS (SELECT FROM pg_trigger p
+                                  WHERE p.tgrelid = i.inhparent
+                                    AND glicko2_internal.glicko2_live_trigger_like(p.oid, trigger))
+      FROM up JOIN pg_inherits i ON i.inhrelid = up.r
+  ), down(r) AS (
+      SELECT g.tgrelid FROM pg_trigger g WHERE g.oid = trigger
+    UNION
+      SELECT i.inhrelid FROM down JOIN pg_inherits i ON i.inhparent = down.r
+  ), lacking AS (
+      SELECT d.r FROM down d
+      WHERE d.r <> (SELECT g.tgrelid FROM pg_trigger g WHERE g.oid = trigger)
+        AND NOT EXISTS (SELECT FROM pg_trigger u
+                        WHERE u.tgrelid = d.r AND glicko2_internal.glicko2_live_trigger_like(u.oid, trigger))
+      ORDER BY d.r::regclass::text LIMIT 1
+  )
+  SELECT (SELECT up.r FROM up WHERE up.alike ORDER BY up.depth DESC, up.r LIMIT 1)::regclass,
+         (SELECT lacking.r FROM lacking)::regclass,
+         (SELECT glicko2_internal.glicko2_live_trigger_copy(trigger, lacking.r) FROM lacking),
+         ARRAY(SELECT up.r FROM up UNION SELECT down.r FROM down)
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_live_trigger_scope(oid) IS
+  'Helper of the live triggers: the topmost table above the trigger''s reached through tables with a trigger like it, the first table below without one and the statement giving it one, and the tables above and below';
+
+-- At the end of CREATE TABLE and ALTER TABLE: each partition or inheritance
+-- child (at every level below the tables the command names) whose parent
+-- has a live trigger gets a trigger like it, unless it has one (a
+-- partition's cloned row trigger is one) or one of that name of the same
+-- function (left as the owner made it, disabled say: the parent's trigger
+-- then refuses to rate; one of another function is refused here).
+CREATE FUNCTION glicko2_internal.glicko2_live_new_children()
+  RETURNS event_trigger
+  LANGUAGE plpgsql
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  c record;
+  created boolean := true;
+BEGIN
+  -- (again after a pass: a child's own children compare with its new triggers)
+  WHILE created LOOP
+    created := false;
+    FOR c IN
+      WITH RECURSIVE tree(r) AS (
+          SELECT d.objid FROM pg_event_trigger_ddl_commands() d
+          WHERE d.classid = 'pg_class'::regclass AND d.command_tag IN ('CREATE TABLE', 'ALTER TABLE')
+        UNION
+          SELECT i.inhrelid FROM tree JOIN pg_inherits i ON i.inhparent = tree.r
+      )
+      SELECT DISTINCT ON (tree.r) tree.r::regclass AS rel, p.oid AS parent_trigger, p.tgname,
+             p.tgrelid::regclass AS parent
+      FROM tree
+      JOIN pg_inherits i ON i.inhrelid = tree.r
+      JOIN pg_trigger p ON p.tgrelid = i.inhparent
+                       AND p.tgfoid IN ('@extschema@.glicko2_rate_matches()'::regprocedure,
+                                        '@extschema@.glicko2_rate_games()'::regprocedure)
+      WHERE NOT EXISTS (SELECT FROM pg_trigger u
+                        WHERE u.tgrelid = tree.r
+                          AND (u.tgname = p.tgname AND u.tgfoid = p.tgfoid
+                               OR glicko2_internal.glicko2_live_trigger_like(u.oid, p.oid)))
+      ORDER BY tree.r, p.oid
+    LOOP
+      IF EXISTS (SELECT FROM pg_trigger u WHERE u.tgrelid = c.rel AND u.tgname = c.tgname) THEN
+        RAISE EXCEPTION '% cannot get live trigger % of %: it has another trigger of that name',
+                        c.rel, c.tgname, c.parent
+          USING ERRCODE = '42710',
+                DETAIL = 'Rows written straight to it would not be rated by the trigger of its parent.',
+                HINT = 'Rename or drop its trigger, or give it one like its parent''s: '
+                       || glicko2_internal.glicko2_live_trigger_copy(c.parent_trigger, c.rel) || '.';
+      END IF;
+      EXECUTE glicko2_internal.glicko2_live_trigger_copy(c.parent_trigger, c.rel);
+      created := true;
+    END LOOP;
+  END LOOP;
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_live_new_children() IS
+  'Event trigger function (ddl_command_end of CREATE TABLE and ALTER TABLE): gives each new partition or inheritance child of a table with a live trigger (glicko2_rate_matches, glicko2_rate_games) a trigger like it';
+CREATE EVENT TRIGGER glicko2_live_new_children ON ddl_command_end
+  WHEN TAG IN ('CREATE TABLE', 'ALTER TABLE')
+  EXECUTE FUNCTION glicko2_internal.glicko2_live_new_children();
+COMMENT ON EVENT TRIGGER glicko2_live_new_children IS
+  'Gives partitions and inheritance children created in or attached to a table with a live trigger a trigger like it (glicko2_live_new_children)';

@@ -14,6 +14,15 @@
 
 #include "utils/jsonb.h"
 
+/* A function that does not return: PostgreSQL 18 replaced the suffix
+ * pg_attribute_noreturn() with the prefix pg_noreturn (C11 _Noreturn);
+ * glicko_noreturn goes first, where both work. */
+#if PG_VERSION_NUM >= 180000
+#define glicko_noreturn pg_noreturn
+#else
+#define glicko_noreturn pg_attribute_noreturn()
+#endif
+
 /* Since PostgreSQL 16 the varlena macros (VARDATA_ANY, ...) are in varatt.h,
  * which postgres.h no longer includes. */
 #if PG_VERSION_NUM >= 160000

@@ -17,6 +17,12 @@
  * and each player's update at t = 0; then one statement refuses a match id
  * that already has rows from another statement or else writes every
  * player's row once (by table and TID).
+ *
+ * A statement fires only the statement triggers of the table it names: a
+ * partition or inheritance child carries a trigger like its parent's
+ * (glicko2_live_new_children gives it one), which rates the rows written
+ * straight to it, and glicko_live_entry refuses a trigger while a table
+ * below its own has none.
  */
 #include "postgres.h"
 
@@ -80,7 +86,7 @@ typedef struct MatchTrigger
 	GlickoLiveRatings ratings;
 	Oid			key_array_type; /* of the matches' player column */
 	Oid			match_array_type;
-	uint32		lock_space;		/* the matches table's OID, for the match locks */
+	uint32		lock_space;		/* the top table's OID (top_relid), for the match locks */
 } MatchTrigger;
 
 enum
@@ -244,7 +250,12 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 				errcode(ERRCODE_DATATYPE_MISMATCH),
 				errmsg("the player and match columns of %s need types with array types",
 					   RelationGetRelationName(matches)));
-	t->lock_space = (uint32) e->table_relid;
+	/*
+	 * Match ids are counted and locked in the topmost table of the triggers
+	 * like this one: a match written to a partition and the same match id
+	 * written through its partitioned table are one match.
+	 */
+	t->lock_space = (uint32) e->top_relid;
 
 	glicko_live_open_ratings(&t->ratings, &t->opt, trigdata, t->col[COL_PLAYER].type,
 							 names[COL_PLAYER], extension_namespace, e->cxt);
@@ -287,8 +298,8 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 	 * values by table and TID.  (It runs after the match ids are locked, so
 	 * its snapshot sees any other writer of them that committed.)
 	 */
-	matches_name = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(matches)),
-											  RelationGetRelationName(matches));
+	matches_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(e->top_relid)),
+											  get_rel_name(e->top_relid));
 	types[0] = OIDARRAYOID;
 	types[1] = get_array_type(TIDOID);
 	types[2] = get_array_type(rt->rating_type);

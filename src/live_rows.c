@@ -10,6 +10,7 @@
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
@@ -225,7 +226,7 @@ glicko_live_prepare(const char *sql, int nargs, Oid *types)
 /* The entries of every live trigger of this backend. */
 static HTAB *live_entries = NULL;
 
-/* DDL on a trigger's table or ratings table: rebuild its entry. */
+/* DDL on a trigger's table, one above or below, or its ratings table: rebuild its entry. */
 static void
 live_relcache_callback(Datum arg, Oid relid)
 {
@@ -234,8 +235,13 @@ live_relcache_callback(Datum arg, Oid relid)
 
 	hash_seq_init(&status, live_entries);
 	while ((e = hash_seq_search(&status)) != NULL)
+	{
 		if (relid == InvalidOid || e->table_relid == relid || e->ratings_relid == relid)
 			e->valid = false;
+		for (int i = 0; i < e->n_hierarchy && e->valid; i++)
+			if (e->hierarchy[i] == relid)
+				e->valid = false;
+	}
 }
 
 static void
@@ -268,7 +274,69 @@ release_invalid(GlickoLiveEntry *keep)
 			MemoryContextDelete(e->cxt);
 			e->cxt = NULL;
 			e->state = NULL;
+			e->hierarchy = NULL;
+			e->n_hierarchy = 0;
 		}
+}
+
+/*
+ * The trigger's place among its table's partitions or inheritance children
+ * (glicko2_live_trigger_scope): refused while a table below lacks a trigger
+ * like it (a statement fires only the statement triggers of the table it
+ * names, and an inheritance parent's row triggers do not fire for rows
+ * written to its children: rows written straight to that table would never
+ * be rated); the topmost table above reached through tables with a trigger
+ * like it; every table above and below, whose DDL may change these.
+ */
+static void
+live_hierarchy(GlickoLiveEntry *e, TriggerData *trigdata)
+{
+	Trigger    *trigger = trigdata->tg_trigger;
+	Datum		arg = ObjectIdGetDatum(trigger->tgoid);
+	Oid			type = OIDOID;
+	HeapTuple	tup;
+	TupleDesc	desc;
+	bool		isnull;
+	Datum		top,
+				hierarchy;
+	Datum	   *relids;
+	int			ret;
+
+	ret = SPI_execute_with_args("SELECT s.top, s.missing, s.fix, s.hierarchy"
+								" FROM glicko2_internal.glicko2_live_trigger_scope($1) s",
+								1, &type, &arg, NULL, true, 1);
+	if (ret != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not read the hierarchy of trigger %u", trigger->tgoid);
+	tup = SPI_tuptable->vals[0];
+	desc = SPI_tuptable->tupdesc;
+	(void) SPI_getbinval(tup, desc, 2, &isnull);
+	if (!isnull)
+	{
+		Oid			missing = DatumGetObjectId(SPI_getbinval(tup, desc, 2, &isnull));
+
+		ereport(ERROR,
+				errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				errmsg("%s %s of %s has no trigger like %s",
+					   get_rel_relispartition(missing) ? "partition" : "inheritance child",
+					   SPI_getvalue(tup, desc, 2), RelationGetRelationName(trigdata->tg_relation),
+					   trigger->tgname),
+				errdetail("Rows written straight to it would never be rated: a statement fires only the statement triggers of the table it names, and a parent's row triggers do not fire for its inheritance children's rows. Nothing is rated until it has one."),
+				errhint("%s;", SPI_getvalue(tup, desc, 3)));
+	}
+	top = SPI_getbinval(tup, desc, 1, &isnull);
+	e->top_relid = isnull ? e->table_relid : DatumGetObjectId(top);
+	hierarchy = SPI_getbinval(tup, desc, 4, &isnull);
+	if (!isnull)
+	{
+		MemoryContext old = MemoryContextSwitchTo(e->cxt);
+
+		deconstruct_array(DatumGetArrayTypeP(hierarchy), OIDOID, sizeof(Oid), true,
+						  TYPALIGN_INT, &relids, NULL, &e->n_hierarchy);
+		e->hierarchy = palloc(sizeof(Oid) * Max(e->n_hierarchy, 1));
+		for (int i = 0; i < e->n_hierarchy; i++)
+			e->hierarchy[i] = DatumGetObjectId(relids[i]);
+		MemoryContextSwitchTo(old);
+	}
 }
 
 GlickoLiveEntry *
@@ -301,7 +369,10 @@ glicko_live_entry(TriggerData *trigdata, Oid extension_namespace, GlickoLiveBuil
 			e->cxt = AllocSetContextCreate(TopMemoryContext, "glicko2 live trigger",
 										   ALLOCSET_SMALL_SIZES);
 		MemoryContextReset(e->cxt);
+		e->hierarchy = NULL;
+		e->n_hierarchy = 0;
 		e->table_relid = RelationGetRelid(trigdata->tg_relation);
+		live_hierarchy(e, trigdata);
 		build(e, trigdata, extension_namespace);
 		e->valid = true;
 	}

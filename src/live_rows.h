@@ -17,6 +17,7 @@
 #include "executor/spi.h"
 #include "storage/itemptr.h"
 
+#include "compat.h"
 #include "core/glicko_math.h"
 
 /* The options every live trigger takes (strings in the entry's cxt). */
@@ -41,8 +42,9 @@ extern void glicko_live_option_split(const char *arg, const char *trigger_name,
 extern bool glicko_live_common_option(const char *name, const char *value,
 									  GlickoLiveOptions *opt, MemoryContext cxt);
 
-extern void glicko_live_unknown_option(const char *trigger_name, const char *name,
-									   const char *option_names) pg_attribute_noreturn();
+glicko_noreturn extern void glicko_live_unknown_option(const char *trigger_name,
+													   const char *name,
+													   const char *option_names);
 
 /* The attnum of a column, or an error naming it and the option that names it. */
 extern AttrNumber glicko_live_column_attnum(Oid relid, const char *column, const char *option);
@@ -88,7 +90,8 @@ extern SPIPlanPtr glicko_live_prepare(const char *sql, int nargs, Oid *types);
 
 /*
  * Each trigger's entry, by trigger OID: built on first use and kept until
- * DDL on its table or ratings table (a relcache invalidation).
+ * DDL on its table, a table above or below it, or its ratings table (a
+ * relcache invalidation).
  */
 #define GLICKO_LIVE_PLANS 4
 
@@ -100,11 +103,16 @@ typedef struct GlickoLiveEntry
 	MemoryContext cxt;			/* what a build allocates; reset by the next */
 	Oid			table_relid;	/* the games or matches table */
 	Oid			ratings_relid;
+	Oid			top_relid;		/* the topmost table above reached through
+								 * tables with a trigger like this one (or
+								 * table_relid) */
+	Oid		   *hierarchy;		/* the tables above and below (in cxt) */
+	int			n_hierarchy;
 	SPIPlanPtr	plans[GLICKO_LIVE_PLANS];
 	void	   *state;			/* the trigger's own, in cxt */
 } GlickoLiveEntry;
 
-/* Fill in table_relid, ratings_relid, plans and state (in cxt, reset). */
+/* Fill in ratings_relid, plans and state (in cxt, reset). */
 typedef void (*GlickoLiveBuild) (GlickoLiveEntry *entry, TriggerData *trigdata,
 								 Oid extension_namespace);
 
@@ -115,7 +123,10 @@ typedef void (*GlickoLiveBuild) (GlickoLiveEntry *entry, TriggerData *trigdata,
  * being written); inside an SPI connection.  While it runs, the caller
  * counts itself in `active`, so that a nested live trigger of another
  * table, invalidated by a trigger of the ratings table, does not free this
- * entry's statements under it.
+ * entry's statements under it.  A trigger is refused (55000) while a
+ * partition or inheritance child below its table lacks a trigger like it
+ * (glicko2_internal.glicko2_live_trigger_scope): rows written straight to
+ * that table would never be rated.
  */
 extern GlickoLiveEntry *glicko_live_entry(TriggerData *trigdata, Oid extension_namespace,
 										  GlickoLiveBuild build);

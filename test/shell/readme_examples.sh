@@ -131,7 +131,8 @@ if [[ " ${files[*]} " == *" README.md "* ]]; then
 fi
 
 # docs/reference.md names every object of the extension: each routine,
-# type, table, event trigger and schema that CREATE EXTENSION makes.
+# type, table, event trigger and schema that CREATE EXTENSION makes (not the
+# array type PostgreSQL makes for each type, a member too since 17).
 if [[ " ${files[*]} " == *" docs/reference.md "* ]]; then
   missing=$(psql -X -At -d glicko2_doc_reference -c "
     SELECT DISTINCT coalesce(p.proname::text, t.typname::text, c.relname::text, e.evtname::text,
@@ -144,6 +145,8 @@ if [[ " ${files[*]} " == *" docs/reference.md "* ]]; then
     LEFT JOIN pg_namespace n ON d.classid = 'pg_namespace'::regclass AND n.oid = d.objid
     WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
       AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'glicko2')
+      AND NOT EXISTS (SELECT 1 FROM pg_type e
+                      WHERE d.classid = 'pg_type'::regclass AND e.typarray = d.objid)
     ORDER BY 1" | while read -r name; do
       if [ -n "$name" ] && ! grep -q "\b$name\b" docs/reference.md; then echo "$name"; fi; done)
   if [ -n "$missing" ]; then

@@ -315,12 +315,14 @@ CREATE TABLE r_parts (player_id int PRIMARY KEY, rating glicko2_rating, rated_at
 CREATE TABLE r_parts_0 PARTITION OF r_parts FOR VALUES WITH (MODULUS 3, REMAINDER 0);
 CREATE TABLE r_parts_1 PARTITION OF r_parts FOR VALUES WITH (MODULUS 3, REMAINDER 1);
 CREATE TABLE r_parts_2 PARTITION OF r_parts FOR VALUES WITH (MODULUS 3, REMAINDER 2);
+-- (the trigger first: each partition then gets one like it, see
+-- live_matches_partitioned)
 CREATE TABLE m_parts (LIKE matches INCLUDING DEFAULTS, PRIMARY KEY (match_id, player_id))
   PARTITION BY RANGE (match_id);
-CREATE TABLE m_parts_low PARTITION OF m_parts FOR VALUES FROM (MINVALUE) TO (10);
-CREATE TABLE m_parts_high PARTITION OF m_parts FOR VALUES FROM (10) TO (MAXVALUE);
 CREATE TRIGGER rate AFTER INSERT ON m_parts REFERENCING NEW TABLE AS n
   FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('r_parts');
+CREATE TABLE m_parts_low PARTITION OF m_parts FOR VALUES FROM (MINVALUE) TO (10);
+CREATE TABLE m_parts_high PARTITION OF m_parts FOR VALUES FROM (10) TO (MAXVALUE);
 INSERT INTO r_parts SELECT * FROM pre WHERE player_id = 1;
 DELETE FROM r_one; INSERT INTO r_one SELECT * FROM r_parts;
 DELETE FROM one_by_one;

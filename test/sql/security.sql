@@ -223,12 +223,15 @@ CREATE FUNCTION trap.float8_arith(float8, float8) RETURNS float8 LANGUAGE plpgsq
   $$BEGIN PERFORM trap.escalate('-(float8, float8)'); RETURN 0; END$$;
 CREATE OPERATOR trap.- (LEFTARG = float8, RIGHTARG = float8, FUNCTION = trap.float8_arith);
 -- A schema named like the internal one, planted first, makes CREATE
--- EXTENSION fail instead of installing into it.
+-- EXTENSION fail instead of installing into it (terse: from 18 the error
+-- also names the script's line).
 CREATE SCHEMA glicko2_internal;
 CREATE FUNCTION glicko2_internal.glicko2_column_type(rel regclass, col name, argument text)
   RETURNS regtype LANGUAGE plpgsql AS
   $$BEGIN PERFORM trap.escalate('glicko2_column_type'); RETURN NULL; END$$;
+\set VERBOSITY terse
 CREATE EXTENSION glicko2 SCHEMA trap;
+\set VERBOSITY default
 DROP SCHEMA glicko2_internal CASCADE;
 CREATE EXTENSION glicko2 SCHEMA trap;
 SELECT trap.glicko2_period(trap.glicko2_rating(1500, 200, 0.06), trap.glicko2_rating(1400, 30), 1);
