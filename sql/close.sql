@@ -84,14 +84,14 @@ COMMENT ON FUNCTION glicko2_internal.glicko2_unique_key(regclass, name) IS
 -- What a guard trigger (glicko2_refuse_closed_games) covers.  Its arguments
 -- name ratings tables (unqualified: in the schema of the trigger's table)
 -- and optionally 'period_column=name'.  Without ratings tables it covers
--- every close read from its table, from a partitioned table its table is a
--- partition of (at any level), or from a view reading any of these.
+-- every close read from its table, from a partitioned table or inheritance
+-- parent above it (at any level), or from a view reading any of these.
 CREATE FUNCTION glicko2_guard_scope(guard oid, OUT named regclass[], OUT games regclass[],
                                     OUT period_column name)
   AS 'MODULE_PATHNAME', 'glicko2_guard_scope'
   LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION glicko2_guard_scope(oid) IS
-  'What the guard trigger with this OID covers: the ratings tables its arguments name, or else the tables and views whose closes it guards (its table, the partitioned tables above it, views reading them); and its period column';
+  'What the guard trigger with this OID covers: the ratings tables its arguments name, or else the tables and views whose closes it guards (its table, the partitioned tables and inheritance parents above it, views reading them); and its period column';
 
 CREATE FUNCTION glicko2_refuse_closed_games()
   RETURNS trigger
@@ -124,7 +124,8 @@ COMMENT ON FUNCTION glicko2_internal.glicko2_citus_distributed(regclass) IS
   'Helper of glicko2_guard_gaps: whether Citus distributes this table (its triggers then run on the shards and cannot guard a close)';
 
 -- Where a close of ratings from games would leave a game unguarded: every
--- table the games are read from (through views, partitions at every level)
+-- table the games are read from (through views, partitions and inheritance
+-- children at every level)
 -- needs enabled guard triggers covering this close, for INSERT, UPDATE and
 -- DELETE (on a partitioned table too: partitions attached later get its
 -- row triggers) and TRUNCATE (not on foreign tables, which cannot have it).
@@ -142,9 +143,11 @@ AS $$
     JOIN pg_rewrite w ON w.ev_class = v.oid
     JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = w.oid
                     AND d.refclassid = 'pg_class'::regclass AND d.refobjid <> v.oid
-  ), rel AS (
-    SELECT DISTINCT coalesce(p.relid, s.r) AS r
-    FROM source s LEFT JOIN LATERAL pg_partition_tree(s.r) p ON true
+  ), rel(r) AS (
+    -- (partitions and inheritance children at every level: a close reads them all)
+    SELECT r FROM source
+    UNION
+    SELECT i.inhrelid::regclass FROM rel JOIN pg_inherits i ON i.inhparent = rel.r
   ), guard AS (
     SELECT t.tgrelid, t.tgtype::int AS tgtype, sc.period_column
     FROM pg_trigger t, LATERAL @extschema@.glicko2_guard_scope(t.oid) sc
@@ -173,7 +176,7 @@ AS $$
   ORDER BY n.r::text
 $$;
 COMMENT ON FUNCTION glicko2_guard_gaps(regclass, regclass) IS
-  'Helper of glicko2_close_period: each table a close of ratings from games reads (through views and partitions at every level) that lacks an enabled glicko2_refuse_closed_games trigger covering the close, and for which events';
+  'Helper of glicko2_close_period: each table a close of ratings from games reads (through views, partitions and inheritance children at every level) that lacks an enabled glicko2_refuse_closed_games trigger covering the close, and for which events';
 
 -- Attaches the guard triggers (without arguments: they cover every close
 -- read from games) wherever glicko2_guard_gaps finds them missing.
@@ -209,16 +212,18 @@ BEGIN
 END
 $$;
 COMMENT ON PROCEDURE glicko2_guard_games(regclass, name) IS
-  'Attaches glicko2_refuse_closed_games (BEFORE INSERT OR UPDATE OR DELETE per row, BEFORE TRUNCATE per statement) to every table and partition games are read from that lacks it; needs the TRIGGER privilege on them';
+  'Attaches glicko2_refuse_closed_games (BEFORE INSERT OR UPDATE OR DELETE per row, BEFORE TRUNCATE per statement) to every table, partition and inheritance child games are read from that lacks it; needs the TRIGGER privilege on them';
 
 -- A partition created in or attached to a guarded partitioned table gets
--- the row guard from PostgreSQL (a clone) but no TRUNCATE guard, and an
+-- the row guard from PostgreSQL (a clone) but no TRUNCATE guard; an
+-- inheritance child (CREATE TABLE ... INHERITS, ALTER TABLE ... INHERIT)
+-- gets neither, though a close of its parent reads its games; and an
 -- attached table may already hold games of closed periods, which no row
 -- trigger sees arrive and no close will rate.  At the end of CREATE TABLE
--- and ALTER TABLE, each such new partition (an enabled row guard cloned from
--- its parent, no TRUNCATE guard, a parent that has one) is refused if it
--- holds a game at or before a period its guard covers as closed, and
--- otherwise gets its parent's TRUNCATE guard.
+-- and ALTER TABLE, each such new table below a guarded one gets the guards
+-- its parent has and it lacks (a partition: the TRUNCATE guard; an
+-- inheritance child: the enabled unconditional ones), and is refused if it
+-- holds a game at or before a period its row guard covers as closed.
 CREATE FUNCTION glicko2_internal.glicko2_guard_new_partitions()
   RETURNS event_trigger
   LANGUAGE plpgsql
@@ -233,28 +238,74 @@ DECLARE
   pos int;
   args text[];
   found text;
+  checked regclass[] := '{}';
+  row_guard oid;
   created boolean := true;
 BEGIN
-  -- (again while a pass guarded a partition: its own partitions come next)
+  -- (again while a pass guarded a table: its own children come next)
   WHILE created LOOP
     created := false;
     FOR part IN
-      SELECT DISTINCT t.relid::regclass AS rel, rg.oid AS row_guard, pt.tgargs, pt.tgnargs
-      FROM pg_event_trigger_ddl_commands() c
-      CROSS JOIN LATERAL pg_partition_tree(c.objid) t
-      JOIN pg_inherits i ON i.inhrelid = t.relid
-      JOIN pg_trigger rg ON rg.tgrelid = t.relid AND rg.tgparentid <> 0 AND rg.tgenabled IN ('O', 'A')
-                        AND rg.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
-      JOIN pg_trigger pt ON pt.tgrelid = i.inhparent AND (pt.tgtype::int & 32) <> 0
+      WITH RECURSIVE tree(r) AS (
+          SELECT c.objid FROM pg_event_trigger_ddl_commands() c
+          WHERE c.classid = 'pg_class'::regclass AND c.command_tag IN ('CREATE TABLE', 'ALTER TABLE')
+        UNION
+          SELECT i.inhrelid FROM tree JOIN pg_inherits i ON i.inhparent = tree.r
+      )
+      SELECT DISTINCT ON (tree.r, pt.tgname) tree.r::regclass AS rel, pt.tgname, pt.tgtype::int AS tgtype,
+             pt.tgargs, pt.tgnargs
+      FROM tree
+      JOIN pg_class r ON r.oid = tree.r
+      JOIN pg_inherits i ON i.inhrelid = tree.r
+      JOIN pg_trigger pt ON pt.tgrelid = i.inhparent
                         AND pt.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
-      WHERE c.classid = 'pg_class'::regclass AND c.command_tag IN ('CREATE TABLE', 'ALTER TABLE')
-        -- (a foreign table can have no TRUNCATE trigger: guarded for rows only)
-        AND (SELECT r.relkind FROM pg_class r WHERE r.oid = t.relid) <> 'f'
-        AND NOT EXISTS (SELECT FROM pg_trigger x
-                        WHERE x.tgrelid = t.relid AND (x.tgtype::int & 32) <> 0
-                          AND x.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure)
+      WHERE CASE WHEN r.relispartition
+                 -- (a partition: the parent's TRUNCATE guard, where its row guard is cloned
+                 -- and enabled; a foreign table can have no TRUNCATE trigger)
+                 THEN (pt.tgtype::int & 32) <> 0 AND r.relkind <> 'f'
+                      AND EXISTS (SELECT FROM pg_trigger rg
+                                  WHERE rg.tgrelid = tree.r AND rg.tgparentid <> 0 AND rg.tgenabled IN ('O', 'A')
+                                    AND rg.tgfoid = pt.tgfoid)
+                      AND NOT EXISTS (SELECT FROM pg_trigger x
+                                      WHERE x.tgrelid = tree.r AND (x.tgtype::int & 32) <> 0
+                                        AND x.tgfoid = pt.tgfoid)
+                 -- (an inheritance child: each enabled unconditional guard of the parent
+                 -- whose events it lacks at that level)
+                 ELSE pt.tgenabled IN ('O', 'A') AND (pt.tgtype::int & 2) <> 0 AND pt.tgqual IS NULL
+                      AND cardinality(pt.tgattr::int2[]) = 0
+                      AND NOT (r.relkind = 'f' AND (pt.tgtype::int & 32) <> 0)
+                      AND NOT EXISTS (SELECT FROM pg_trigger x
+                                      WHERE x.tgrelid = tree.r AND x.tgfoid = pt.tgfoid
+                                        AND (x.tgtype::int & pt.tgtype::int & 60) <> 0
+                                        AND (x.tgtype::int & 1) = (pt.tgtype::int & 1))
+            END
+      ORDER BY tree.r, pt.tgname
     LOOP
-      scope := @extschema@.glicko2_guard_scope(part.row_guard);
+      -- (the arguments as the parent's guard has them, NUL-separated)
+      args := '{}';
+      raw := part.tgargs;
+      FOR i IN 1 .. part.tgnargs LOOP
+        pos := position(decode('00', 'hex') IN raw);
+        args := args || quote_literal(convert_from(substring(raw FROM 1 FOR pos - 1), getdatabaseencoding()));
+        raw := substring(raw FROM pos + 1);
+      END LOOP;
+      EXECUTE format('CREATE TRIGGER %I BEFORE %s ON %s FOR EACH %s EXECUTE FUNCTION @extschema@.glicko2_refuse_closed_games(%s)',
+                     part.tgname,
+                     array_to_string(ARRAY[CASE WHEN part.tgtype & 4 <> 0 THEN 'INSERT' END,
+                                           CASE WHEN part.tgtype & 16 <> 0 THEN 'UPDATE' END,
+                                           CASE WHEN part.tgtype & 8 <> 0 THEN 'DELETE' END,
+                                           CASE WHEN part.tgtype & 32 <> 0 THEN 'TRUNCATE' END], ' OR '),
+                     part.rel, CASE WHEN part.tgtype & 1 <> 0 THEN 'ROW' ELSE 'STATEMENT' END,
+                     array_to_string(args, ', '));
+      created := true;
+      -- Games of a closed period already there: refused (once per table, by its row guard's scope).
+      SELECT t.oid INTO row_guard FROM pg_trigger t
+      WHERE t.tgrelid = part.rel AND (t.tgtype::int & 1) <> 0 AND t.tgenabled IN ('O', 'A')
+        AND t.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
+      ORDER BY t.oid LIMIT 1;
+      CONTINUE WHEN row_guard IS NULL OR part.rel = ANY (checked);
+      checked := checked || part.rel;
+      scope := @extschema@.glicko2_guard_scope(row_guard);
       col_type := NULL;
       FOR last IN
         SELECT DISTINCT ON (c.ratings) c.ratings, c.period
@@ -267,36 +318,26 @@ BEGIN
                        scope.period_column, part.rel, col_type)
           INTO found USING last.period;
         IF found IS NOT NULL THEN
-          RAISE EXCEPTION 'partition % refused: it holds games of period %, and % has closed period %',
+          RAISE EXCEPTION '% % refused: it holds games of period %, and % has closed period %',
+                          CASE WHEN (SELECT c.relispartition FROM pg_class c WHERE c.oid = part.rel)
+                               THEN 'partition' ELSE 'inheritance child' END,
                           part.rel, found, last.ratings, last.period
             USING ERRCODE = '55000',
-                  DETAIL = 'Games of a closed period attached in a partition would never be rated.',
+                  DETAIL = 'Games of a closed period attached below a guarded table would never be rated.',
                   HINT = 'Write them to an open period, or lift the guard (ALTER TABLE ... DISABLE TRIGGER refuse_closed_games) to attach them and recompute.';
         END IF;
       END LOOP;
-      -- (the arguments as the parent's TRUNCATE guard has them, NUL-separated)
-      args := '{}';
-      raw := part.tgargs;
-      FOR i IN 1 .. part.tgnargs LOOP
-        pos := position(decode('00', 'hex') IN raw);
-        args := args || quote_literal(convert_from(substring(raw FROM 1 FOR pos - 1), getdatabaseencoding()));
-        raw := substring(raw FROM pos + 1);
-      END LOOP;
-      EXECUTE format('CREATE TRIGGER refuse_closed_truncate BEFORE TRUNCATE ON %s'
-                     ' FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.glicko2_refuse_closed_games(%s)',
-                     part.rel, array_to_string(args, ', '));
-      created := true;
     END LOOP;
   END LOOP;
 END
 $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_guard_new_partitions() IS
-  'Event trigger function (ddl_command_end of CREATE TABLE and ALTER TABLE): refuses a partition created in or attached to a guarded partitioned table that holds games of a closed period, and gives the others their parent''s TRUNCATE guard';
+  'Event trigger function (ddl_command_end of CREATE TABLE and ALTER TABLE): gives each partition or inheritance child created in or attached to a guarded table the guards of its parent it lacks, and refuses one that holds games of a closed period';
 CREATE EVENT TRIGGER glicko2_guard_new_partitions ON ddl_command_end
   WHEN TAG IN ('CREATE TABLE', 'ALTER TABLE')
   EXECUTE FUNCTION glicko2_internal.glicko2_guard_new_partitions();
 COMMENT ON EVENT TRIGGER glicko2_guard_new_partitions IS
-  'Guards partitions created in or attached to a guarded partitioned table (glicko2_guard_new_partitions)';
+  'Guards partitions and inheritance children created in or attached to a guarded table (glicko2_guard_new_partitions)';
 
 -- A dropped ratings table's closes go with it: its ratings are gone, and a
 -- table created later with its OID must not find them as its own.  (The

@@ -26,8 +26,8 @@
 #include "access/xact.h"
 #include "catalog/indexing.h"
 #include "catalog/namespace.h"
-#include "catalog/partition.h"
 #include "catalog/pg_depend.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_rewrite.h"
 #include "catalog/pg_trigger.h"
 #include "catalog/pg_type.h"
@@ -101,11 +101,39 @@ add_readers(List *views, Oid relid)
 }
 
 /*
+ * Appends to tables the parents of relid: partitioned tables and
+ * inheritance parents alike (a close reading a parent reads relid's rows).
+ */
+static List *
+add_parents(List *tables, Oid relid)
+{
+	Relation	inherits = table_open(InheritsRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+
+	ScanKeyInit(&key, Anum_pg_inherits_inhrelid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(relid));
+	scan = systable_beginscan(inherits, InheritsRelidSeqnoIndexId, true, NULL, 1, &key);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Oid			parent = ((Form_pg_inherits) GETSTRUCT(tuple))->inhparent;
+
+		if (!list_member_oid(tables, parent))
+			tables = lappend_oid(tables, parent);
+	}
+	systable_endscan(scan);
+	table_close(inherits, AccessShareLock);
+	return tables;
+}
+
+/*
  * What a guard trigger on relid with these arguments covers: the ratings
  * tables its arguments name (unqualified: in relid's schema), or else every
- * close read from relid, from a partitioned table above it (at any level)
- * or from a view reading any of these (views over views too); and the
- * period column ('period_column=name', default period).
+ * close read from relid, from a table above it (a partitioned table or an
+ * inheritance parent, at any level) or from a view reading any of these
+ * (views over views too); and the period column ('period_column=name',
+ * default period).
  */
 static void
 guard_scope(Oid relid, const char *tgname, int nargs, char **args,
@@ -140,10 +168,13 @@ guard_scope(Oid relid, const char *tgname, int nargs, char **args,
 	}
 	if (*named != NIL)
 		return;
-	*games = lcons_oid(relid, get_partition_ancestors(relid));
-	/* (the list grows as views are found; each relation is added once) */
+	*games = list_make1_oid(relid);
+	/* (the list grows as parents and views are found; each relation is added once) */
 	for (i = 0; i < list_length(*games); i++)
+	{
+		*games = add_parents(*games, list_nth_oid(*games, i));
 		*games = add_readers(*games, list_nth_oid(*games, i));
+	}
 }
 
 static Datum
