@@ -184,6 +184,12 @@ glicko2_balance_sql(PG_FUNCTION_ARGS)
 	method = glicko2_team_method(PG_GETARG_TEXT_PP(3));
 	n = rating_array(PG_GETARG_ARRAYTYPE_P(0), "ratings", &players);
 	teams = PG_GETARG_INT32(1);
+	if (n > MM_MAX_PLAYERS)
+		ereport(ERROR,
+				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				errmsg("a lobby of %d players is larger than glicko2_balance splits (%d)",
+					   n, MM_MAX_PLAYERS),
+				errdetail("The search's time grows with players times teams; a lobby this large is not a game's."));
 	glicko_mm_check_teams(n, teams, "players");
 
 	if (!PG_ARGISNULL(2))
