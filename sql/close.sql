@@ -192,6 +192,8 @@ BEGIN
   IF games IS NULL OR period_column IS NULL THEN
     RAISE EXCEPTION 'games and period_column must not be NULL' USING ERRCODE = '22004';
   END IF;
+  -- A guard reading a column that is not there would refuse every write later.
+  PERFORM glicko2_internal.glicko2_column_type(games, period_column, 'period_column');
   -- Partitioned tables first, so that their partitions get the row trigger as a clone.
   FOR gap IN SELECT g.* FROM @extschema@.glicko2_guard_gaps(games, NULL) g
              ORDER BY (SELECT count(*) FROM pg_partition_ancestors(g.relation)), g.relation::text LOOP

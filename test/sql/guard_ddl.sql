@@ -154,6 +154,12 @@ SELECT try($$INSERT INTO games2 VALUES (1, 1, 2, 1)$$) AS insert_named_closed;
 DROP TABLE ratings2;
 SELECT try($$INSERT INTO games2 VALUES (1, 1, 2, 1)$$) AS insert_named_dropped;
 
+-- A period column that is not there is refused when guarding (42703), and
+-- no trigger is created.
+SELECT try($$CALL glicko2_guard_games('games2', 'nope')$$) AS guard_missing_column;
+SELECT count(*) AS triggers_added FROM pg_trigger
+WHERE tgrelid = 'games2'::regclass AND tgname = 'refuse_closed_truncate';
+
 DELETE FROM glicko2_closes
 WHERE ratings IN (SELECT c.oid FROM pg_class c WHERE c.relnamespace = 'guard_ddl'::regnamespace);
 SET client_min_messages = warning;
