@@ -9,24 +9,30 @@ SET extra_float_digits = 0;
 CREATE EXTENSION IF NOT EXISTS glicko2;
 CREATE SCHEMA prior;
 SET search_path = prior, public;
-SELECT setseed(0.31);
+-- The data is pseudo-random but the same on every PostgreSQL version (the
+-- generator behind random() changed in 15): u(i, k) is a uniform number in
+-- [0, 1) from PostgreSQL's integer hash with seed k, as in close_paths.
+CREATE FUNCTION u(i int, k int) RETURNS float8 LANGUAGE sql IMMUTABLE
+RETURN (hashint4extended(i, k) & 2147483647)::float8 / 2147483648;
 
 -- A 'sum' world league of 4v4 matches (eval/README.md): strengths normal with
 -- SD `sd` points, each member's performance his strength plus a centred
--- Gumbel noise, a team's the sum; 96 players, 6 periods of 3 rounds.
-CREATE FUNCTION make_league(name text, sd float8, n_players int DEFAULT 96) RETURNS void LANGUAGE plpgsql AS $$
+-- Gumbel noise, a team's the sum; 96 players, 6 periods of 3 rounds; `seed`
+-- picks the league's draws.
+CREATE FUNCTION make_league(name text, sd float8, seed int, n_players int DEFAULT 96) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   EXECUTE format($q$
     CREATE TABLE %1$I_strength AS
-    SELECT i AS player_id, $1 / 173.7178 * sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()) AS s
-    FROM generate_series(1, $2) i$q$, name) USING sd, n_players;
+    SELECT i AS player_id, $1 / 173.7178 * sqrt(-2 * ln(1 - prior.u(i, $3))) * cos(2 * pi() * prior.u(i, $3 + 1)) AS s
+    FROM generate_series(1, $2) i$q$, name) USING sd, n_players, seed;
   EXECUTE format($q$
     CREATE TABLE %1$I_seated AS
     SELECT period, (period * 10000 + round * 1000 + seat / 8)::int AS match_id, player_id,
-           (seat %% 8 / 4)::int + 1 AS team, s - ln(-ln(random())) - 0.5772156649015329 AS perf
+           (seat %% 8 / 4)::int + 1 AS team,
+           s - ln(-ln(prior.u(period * 1000 + round * 100 + player_id, $1 + 2))) - 0.5772156649015329 AS perf
     FROM (SELECT p AS period, r AS round, player_id, s,
-                 row_number() OVER (PARTITION BY p, r ORDER BY random()) - 1 AS seat
-          FROM generate_series(1, 6) p, generate_series(1, 3) r, %1$I_strength) x$q$, name);
+                 row_number() OVER (PARTITION BY p, r ORDER BY prior.u(p * 1000 + r * 100 + player_id, $1 + 3), player_id) - 1 AS seat
+          FROM generate_series(1, 6) p, generate_series(1, 3) r, %1$I_strength) x$q$, name) USING seed;
   EXECUTE format($q$
     CREATE TABLE %1$I AS
     SELECT s.match_id, s.period, s.player_id, s.team,
@@ -35,7 +41,7 @@ BEGIN
          USING (match_id, team)$q$, name);
   EXECUTE format('CALL glicko2_guard_games(%L)', 'prior.' || name);
 END $$;
-SELECT make_league('sd200', 200), make_league('sd350', 350);
+SELECT make_league('sd200', 200, 10), make_league('sd350', 350, 20);
 SELECT round(stddev(s) * 173.7178 / 50) * 50 AS sd_200_about FROM sd200_strength;
 SELECT round(stddev(s) * 173.7178 / 50) * 50 AS sd_350_about FROM sd350_strength;
 
