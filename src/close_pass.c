@@ -698,12 +698,13 @@ report_bad_games(ClosePass *pass, const char *what)
 /* ERROR, naming the player, unless his new rating is one a close may write
  * (glicko2_justified). */
 static void
-check_justified(ClosePass *pass, const PlayerEntry *entry, const Glicko2Rating *post)
+check_justified(ClosePass *pass, const PlayerEntry *entry, const Glicko2Rating *post,
+				double tau)
 {
 	Oid			out;
 	bool		varlena;
 
-	if (glicko2_justified(&entry->pre, post))
+	if (glicko2_justified(&entry->pre, post, tau))
 		return;
 	getTypeOutputInfo(pass->key_type, &out, &varlena);
 	ereport(ERROR,
@@ -711,8 +712,8 @@ check_justified(ClosePass *pass, const PlayerEntry *entry, const Glicko2Rating *
 			errmsg("the period's games cannot justify the new rating of player %s: %s from %s",
 				   OidOutputFunctionCall(out, entry->key), glicko2_to_cstring(post),
 				   glicko2_to_cstring(&entry->pre)),
-			errdetail("Its volatility would rise above %g: a runaway, from games whose information is counted many times over or a streak no rating on this scale can follow; nothing was changed.",
-					  GLICKO2_MAX_RAISED_VOLATILITY),
+			errdetail("Its volatility would rise above %g (the larger of 1 and tau): a runaway, from games whose information is counted many times over or a streak no rating on this scale can follow; nothing was changed.",
+					  glicko2_max_raised_volatility(tau)),
 			errhint("Team matches: the methods 'sum' and 'mean' count each match's information once."));
 }
 
@@ -744,7 +745,7 @@ compute_results(ClosePass *pass, double tau, double max_rd)
 				glicko_report_status(status, psprintf("glicko2 update of player %s",
 													  glicko2_to_cstring(&entry->pre)));
 			if (entry->sums.games > 0)
-				check_justified(pass, entry, &result->rating);
+				check_justified(pass, entry, &result->rating, tau);
 		}
 	}
 }

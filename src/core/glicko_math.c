@@ -673,12 +673,16 @@ glicko2_close_player(const Glicko2Rating *player, const GlickoSums *sums,
  * player 1000 points better: 54 851, volatility 30), and a runaway volatility
  * grows period after period until ratings reach 10^29.  A volatility already
  * above 1 may stay there (rising by less than 1 %).  The RD is bounded with
- * it: RD' <= 173.7178 sqrt(phi^2 + sigma'^2).
+ * it: RD' <= 173.7178 sqrt(phi^2 + sigma'^2).  A league that chose a tau
+ * above 1 said its volatilities may move that far (tau is the scale of
+ * Step 5's change of volatility: a league of sudden changes fits tau = 5 and
+ * sees volatilities of 2 while its ratings catch up), so the bound is
+ * max(1, tau).
  */
 bool
-glicko2_justified(const Glicko2Rating *pre, const Glicko2Rating *post)
+glicko2_justified(const Glicko2Rating *pre, const Glicko2Rating *post, double tau)
 {
-	return !(post->volatility > GLICKO2_MAX_RAISED_VOLATILITY &&
+	return !(post->volatility > glicko2_max_raised_volatility(tau) &&
 			 post->volatility > 1.01 * pre->volatility);
 }
 

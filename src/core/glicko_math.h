@@ -192,11 +192,17 @@ extern GlickoStatus glicko2_close_player(const Glicko2Rating *player,
 /*
  * A new rating a close may write (docs/close.md, "Ratings the games cannot
  * justify"): after a period with games, a volatility above
- * GLICKO2_MAX_RAISED_VOLATILITY only if it rose by at most 1 % (as Step 5
- * moves one by an ulp).
+ * glicko2_max_raised_volatility(tau) = max(1, tau) only if it rose by at most
+ * 1 % (as Step 5 moves one by an ulp).
  */
 #define GLICKO2_MAX_RAISED_VOLATILITY 1.0
-extern bool glicko2_justified(const Glicko2Rating *pre, const Glicko2Rating *post);
+static inline double
+glicko2_max_raised_volatility(double tau)
+{
+	return tau > GLICKO2_MAX_RAISED_VOLATILITY ? tau : GLICKO2_MAX_RAISED_VOLATILITY;
+}
+extern bool glicko2_justified(const Glicko2Rating *pre, const Glicko2Rating *post,
+							  double tau);
 
 /* Glicko-1. */
 extern double glicko1_g(double opponent_rd);

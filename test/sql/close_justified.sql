@@ -1,5 +1,5 @@
 -- A close never writes a rating its games cannot justify (docs/close.md):
--- a volatility raised above 1 (and by more than 1 % above its own) refuses
+-- a volatility raised above max(1, tau) (and by more than 1 % above its own) refuses
 -- the whole close, naming the player, before anything changes.  Extreme but
 -- valid input closes as before.
 CREATE SCHEMA close_justified;
@@ -43,5 +43,19 @@ CALL glicko2_close_period('paper', 'paper_games', 1, unguarded => true);
 SELECT round((rating).rating::numeric, 2) AS rating, round((rating).rd::numeric, 2) AS rd,
        round((rating).volatility::numeric, 5) AS volatility
 FROM paper WHERE player_id = 1;
+
+-- A league that chose tau = 5 said volatilities may move that far: the bound
+-- is max(1, tau), so five losses to a player 230 points weaker, which raise
+-- the volatility to 3.4 at tau = 5, close as the aggregate computes them.
+CREATE TABLE r5 (player_id int PRIMARY KEY, rating glicko2_rating);
+INSERT INTO r5 VALUES (1, glicko2_rating(1630, 90)), (2, glicko2_rating(1400, 50));
+CREATE TABLE g5 (period int, player_id int, opponent_id int, score float8);
+INSERT INTO g5 SELECT 1, 1, 2, 0 FROM generate_series(1, 5);
+CALL glicko2_close_period('r5', 'g5', 1, tau => 5, unguarded => true);
+SELECT r.rating = a.rating AS same_as_aggregate, round((r.rating).volatility::numeric, 3) AS volatility
+FROM r5 r,
+     (SELECT glicko2_period(glicko2_rating(1630, 90), glicko2_rating(1400, 50), 0, 5) AS rating
+      FROM generate_series(1, 5)) a
+WHERE r.player_id = 1;
 
 DROP SCHEMA close_justified CASCADE;
