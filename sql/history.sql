@@ -379,16 +379,18 @@ BEGIN
         hi := period_end[pn];
         -- Every pair of teams of each match, predicted from the ratings
         -- before the period (unrated: 1500 / least(350, max_rd) / 0.06, as a
-        -- close starts them); a tie scores 0.5 each way, as glicko2_evaluate's draws.
+        -- close starts them), each player counted by his play share as the
+        -- close counts him; a tie scores 0.5 each way, as glicko2_evaluate's draws.
         WITH x AS (SELECT row_match[j] AS mn, row_team[j] AS tn, row_place[j] AS pl,
                           CASE WHEN r[row_player[j]] IS NULL THEN unrated
                                ELSE ROW(r[row_player[j]], d[row_player[j]], v[row_player[j]])::@extschema@.glicko2_rating
                           END AS rating,
-                          row_player[j] AS kn
+                          row_player[j] AS kn, row_weight[j] AS w
                    FROM generate_series(lo, hi) j),
-        teams AS (SELECT mn, tn, min(pl) AS pl, array_agg(rating ORDER BY kn) AS rs FROM x GROUP BY mn, tn),
+        teams AS (SELECT mn, tn, min(pl) AS pl, array_agg(rating ORDER BY kn) AS rs, array_agg(w ORDER BY kn) AS ws
+                  FROM x GROUP BY mn, tn),
         pairs AS (SELECT CASE WHEN a.pl < b.pl THEN 1.0 WHEN a.pl > b.pl THEN 0.0 ELSE 0.5 END AS s,
-                         @extschema@.glicko2_team_win_probability(a.rs, b.rs, m) AS q
+                         @extschema@.glicko2_team_win_probability(a.rs, b.rs, m, a.ws, b.ws) AS q
                   FROM teams a JOIN teams b ON b.mn = a.mn AND b.tn > a.tn)
         SELECT coalesce(sum(-(s * ln(greatest(q, 1e-15)) + (1 - s) * ln(greatest(1 - q, 1e-15)))), 0), count(*)
           INTO p_loss, p_n
@@ -441,7 +443,7 @@ BEGIN
 END
 $fn$;
 COMMENT ON FUNCTION glicko2_fit_matches(regclass, text[], float8[], float8[], name, name, name, name, name, name) IS
-  'Chooses the method, tau and max_rd (the RD of knowing nothing about a player: new players start at 1500 / least(350, max_rd) / 0.06, idle ones grow back to it; NULL: no cap) of a team or free-for-all league by its own matches: for each method, tau and max_rd, replays every period as glicko2_close_matches would close it and scores every pair of teams of each match with glicko2_team_win_probability of that method from the ratings before its period (log loss, a tie counting 0.5 each way); one row per method, tau and max_rd, best = the lowest log loss; writes nothing';
+  'Chooses the method, tau and max_rd (the RD of knowing nothing about a player: new players start at 1500 / least(350, max_rd) / 0.06, idle ones grow back to it; NULL: no cap) of a team or free-for-all league by its own matches: for each method, tau and max_rd, replays every period as glicko2_close_matches would close it and scores every pair of teams of each match with glicko2_team_win_probability of that method from the ratings before its period and the players'' weights (log loss, a tie counting 0.5 each way); one row per method, tau and max_rd, best = the lowest log loss; writes nothing';
 
 -- The same grid search for the home / first-move advantage at one tau.
 CREATE FUNCTION glicko2_fit_advantage(games regclass,

@@ -492,7 +492,7 @@ read_rows(const MatchTrigger *t, TriggerData *trigdata, int *n_rows)
 			bad_match(t, matches, ERRCODE_INVALID_PARAMETER_VALUE, r,
 					  psprintf("%s is not finite", t->col[COL_PLAYED_AT].name));
 		r->share = t->has_weight ? glicko_score_as_float8(t->col[COL_WEIGHT].type, v[COL_WEIGHT]) : 1.0;
-		if (!(r->share > 0.0 && r->share <= 1.0))	/* (NaN too) */
+		if (!glicko_team_share_ok(r->share))
 			bad_match(t, matches, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, r,
 					  psprintf("%s %s of %s %s is not in (0, 1]", t->col[COL_WEIGHT].name,
 							   float8out_internal(r->share), t->col[COL_PLAYER].name,

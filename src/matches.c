@@ -242,7 +242,7 @@ read_match(FunctionCallInfo fcinfo, MatchSidesCache *c, ArrayType *const *arrays
 						errmsg("weight of player %s is NULL", key_text(player_type, m->players[i])),
 						errdetail("A weight is the share of the match the player played, in (0, 1]."));
 			m->share[i] = DatumGetFloat8(weights[i]);
-			if (!(m->share[i] > 0.0 && m->share[i] <= 1.0))
+			if (!glicko_team_share_ok(m->share[i]))
 				ereport(ERROR,
 						errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 						errmsg("weight of player %s is %s, not in (0, 1]",

@@ -11,6 +11,7 @@
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "utils/array.h"
+#include "utils/float.h"
 #include "utils/lsyscache.h"
 
 #include "core/matchmaking_math.h"
@@ -122,23 +123,59 @@ rating_array(ArrayType *a, const char *what, Glicko2Rating **out)
 	return n;
 }
 
-/* glicko2_team_win_probability(team_a, team_b, method): a beats b, by the
- * method's team model (src/core/team.c). */
+/* A team's play shares (NULL: all 1): one per player, each in (0, 1]. */
+static double *
+share_array(FunctionCallInfo fcinfo, int arg, int n, const char *what, const char *team)
+{
+	Datum	   *values;
+	bool	   *nulls;
+	double	   *share;
+
+	if (PG_ARGISNULL(arg))
+		return NULL;
+	if (array_elements(PG_GETARG_ARRAYTYPE_P(arg), FLOAT8OID, what, &values, &nulls) != n)
+		ereport(ERROR,
+				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				errmsg("%s must have one weight for each of the %d players of %s", what, n, team));
+	share = palloc(sizeof(double) * n);
+	for (int i = 0; i < n; i++)
+	{
+		share[i] = nulls[i] ? 0.0 : DatumGetFloat8(values[i]);
+		if (nulls[i] || !glicko_team_share_ok(share[i]))
+			ereport(ERROR,
+					errcode(nulls[i] ? ERRCODE_NULL_VALUE_NOT_ALLOWED : ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					errmsg("%s[%d] is %s, not in (0, 1]", what, i + 1,
+						   nulls[i] ? "NULL" : float8out_internal(share[i])),
+					errdetail("A weight is the share of the match the player played, in (0, 1]."));
+	}
+	return share;
+}
+
+/* glicko2_team_win_probability(team_a, team_b, method, weights_a, weights_b):
+ * a beats b, by the method's team model (src/core/team.c), each player
+ * counted by his play share.  NULL teams or method: NULL, as if strict. */
 PG_FUNCTION_INFO_V1(glicko2_team_win_probability_sql);
 Datum
 glicko2_team_win_probability_sql(PG_FUNCTION_ARGS)
 {
 	Glicko2Rating *a,
 			   *b;
-	int			na = rating_array(PG_GETARG_ARRAYTYPE_P(0), "team_a", &a),
-				nb = rating_array(PG_GETARG_ARRAYTYPE_P(1), "team_b", &b);
-	GlickoTeamMethod method = glicko2_team_method(PG_GETARG_TEXT_PP(2));
+	int			na,
+				nb;
+	GlickoTeamMethod method;
 
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
+		PG_RETURN_NULL();
+	na = rating_array(PG_GETARG_ARRAYTYPE_P(0), "team_a", &a);
+	nb = rating_array(PG_GETARG_ARRAYTYPE_P(1), "team_b", &b);
+	method = glicko2_team_method(PG_GETARG_TEXT_PP(2));
 	if (na == 0 || nb == 0)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("%s has no players", na == 0 ? "team_a" : "team_b"));
-	PG_RETURN_FLOAT8(glicko_team_probability(method, a, NULL, na, b, NULL, nb,
+	PG_RETURN_FLOAT8(glicko_team_probability(method,
+											 a, share_array(fcinfo, 3, na, "weights_a", "team_a"), na,
+											 b, share_array(fcinfo, 4, nb, "weights_b", "team_b"), nb,
 											 palloc(sizeof(double) * 2 * ((size_t) na + nb))));
 }
 

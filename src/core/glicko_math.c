@@ -212,19 +212,6 @@ glicko_team_composite_of(const Glicko2Rating *players, const double *weights,
 	out->volatility = v_hi / w_hi + v_lo / w_hi;
 }
 
-/* Team a beats team b: glicko2_win_probability between their composites. */
-double
-glicko_team_win_probability(const Glicko2Rating *a, int na,
-							const Glicko2Rating *b, int nb)
-{
-	Glicko2Rating ca,
-				cb;
-
-	glicko_team_composite(a, na, &ca);
-	glicko_team_composite(b, nb, &cb);
-	return glicko2_win_probability(&ca, &cb);
-}
-
 /*
  * One game's terms: g(phi_j)^2 E (1 - E) for the information of Step 3,
  * g(phi_j) (s_j - E) for the sum shared by Steps 4 and 7.  s - E is written

@@ -219,14 +219,11 @@ extern GlickoStatus glicko1_idle(const Glicko1Rating *player, double periods,
 								 double c, double max_rd, Glicko1Rating *result);
 
 /* Teams: the composite opponent of Williams (2013), means of the players'
- * rating, RD and volatility; and the win probability of one team over another
- * as glicko2_win_probability between their composites. */
+ * rating, RD and volatility (its win probability: team.h). */
 extern void glicko_team_composite(const Glicko2Rating *players, int n,
 								  Glicko2Rating *out);
 extern void glicko_team_composite_of(const Glicko2Rating *players, const double *weights,
 									 const int *index, int n, Glicko2Rating *out);
-extern double glicko_team_win_probability(const Glicko2Rating *a, int na,
-										  const Glicko2Rating *b, int nb);
 
 /* One game's terms from g and the exponent z of E (E = glicko_logistic(z)). */
 extern GlickoTerms glicko2_terms_gz(double g, double z, double score);

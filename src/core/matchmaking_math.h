@@ -5,7 +5,7 @@
  * Fairness is the win probability of a team model (team.h): 'sum' and
  * 'mean' glicko_team_model_probability from running sums of each team;
  * 'composite' and 'individual' Williams's composite (a team is the means of
- * its players' rating and RD), as glicko_team_win_probability.
+ * its players' rating and RD), as glicko_team_probability.
  */
 #ifndef MATCHMAKING_MATH_H
 #define MATCHMAKING_MATH_H

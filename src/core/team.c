@@ -428,7 +428,14 @@ glicko_team_probability(GlickoTeamMethod method,
 				scale;
 
 	if (method == GLICKO_TEAM_INDIVIDUAL || method == GLICKO_TEAM_COMPOSITE)
-		return glicko_team_win_probability(a, na, b, nb);
+	{
+		Glicko2Rating ca,
+					cb;
+
+		glicko_team_composite_of(a, a_share, NULL, na, &ca);
+		glicko_team_composite_of(b, b_share, NULL, nb, &cb);
+		return glicko2_win_probability(&ca, &cb);
+	}
 	if (na == 1 && nb == 1 && (a_share == NULL || a_share[0] == 1.0) &&
 		(b_share == NULL || b_share[0] == 1.0))
 		return glicko2_win_probability(&a[0], &b[0]);

@@ -37,6 +37,13 @@ typedef enum GlickoTeamMethod
 	GLICKO_TEAM_COMPOSITE
 } GlickoTeamMethod;
 
+/* A play share, the part of a match a player played: in (0, 1] (false for NaN). */
+static inline bool
+glicko_team_share_ok(double share)
+{
+	return share > 0.0 && share <= 1.0;
+}
+
 /* A match as the caller gives it. */
 typedef struct GlickoTeamMatch
 {
@@ -110,8 +117,9 @@ extern double glicko_place_score(int64_t place, int64_t other_place);
 
 /*
  * Team a beats team b ('sum', 'mean': the team model with both teams'
- * uncertainty; 'individual', 'composite': glicko_team_win_probability of
- * the composites).  shares NULL: all 1.  Teams of one with share 1 give
+ * uncertainty; 'individual', 'composite': glicko2_win_probability of the
+ * composites, each player counted by his share).  shares NULL: all 1, the
+ * same bits as shares of 1.  Teams of one with share 1 give
  * glicko2_win_probability; p(a, b) + p(b, a) = 1.  scratch: 2 (na + nb)
  * doubles.
  */

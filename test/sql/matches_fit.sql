@@ -118,6 +118,33 @@ ALTER TABLE weighted RENAME COLUMN share TO weight;
 SELECT (SELECT log_loss FROM glicko2_fit_matches('weighted', ARRAY['sum'], '{0.5}'))
        = (SELECT log_loss FROM glicko2_fit_matches('weighted', ARRAY['sum'], '{0.5}', weight_column => 'weight'))
          AS weight_column_found;
+-- Its predictions count each player by his share, as the close counts him:
+-- close the weighted league for real and score every pair of teams with
+-- the weights; the two log losses agree (and without the weights they would
+-- not).
+CREATE TABLE closed_w (player_id int PRIMARY KEY, rating glicko2_rating);
+CREATE TABLE closed_w_history (player_id int, period int, rating glicko2_rating);
+CALL glicko2_guard_games('weighted');
+DO $$
+BEGIN
+  FOR p IN 1 .. 8 LOOP
+    CALL glicko2_close_matches('fit.closed_w', 'fit.weighted', p, 'sum', history => 'fit.closed_w_history');
+  END LOOP;
+END
+$$;
+WITH pre AS (SELECT m.match_id, m.team, min(m.place) AS place,
+                    array_agg(coalesce(h.rating, glicko2_rating()) ORDER BY m.player_id) AS rs,
+                    array_agg(m.weight ORDER BY m.player_id) AS ws
+             FROM weighted m
+             LEFT JOIN closed_w_history h ON h.player_id = m.player_id AND h.period = m.period - 1
+             GROUP BY m.match_id, m.team),
+pairs AS (SELECT -ln(glicko2_team_win_probability(w.rs, l.rs, 'sum', w.ws, l.ws)) AS loss,
+                 -ln(glicko2_team_win_probability(w.rs, l.rs, 'sum')) AS loss_unweighted
+          FROM pre w JOIN pre l ON l.match_id = w.match_id AND l.place > w.place),
+fit AS (SELECT log_loss FROM glicko2_fit_matches('weighted', ARRAY['sum'], '{0.5}'))
+SELECT count(*) AS pairs, abs(avg(loss) - (SELECT log_loss FROM fit)) < 1e-12 AS same_log_loss,
+       abs(avg(loss_unweighted) - (SELECT log_loss FROM fit)) > 1e-4 AS weights_count
+FROM pairs;
 
 -- A tie counts 0.5 each way: one match of two players, tied, in period 1.
 CREATE TABLE tie (match_id int, period int, player_id int, team int, place int);

@@ -56,6 +56,32 @@ SELECT m, abs(glicko2_team_win_probability(ARRAY[glicko2_rating(1800, 50), glick
             - 1) < 1e-15 AS p_ab_plus_p_ba_is_1
 FROM unnest(ARRAY['sum', 'mean', 'individual', 'composite']) m;
 
+-- Play shares (weights_a, weights_b): a player counts by the share of the
+-- match he played, as the closes count him.  1600/50 (1) + 1400/150 (0.5)
+-- against 1550/100 (0.25) + 1500/60 (1), mpmath at 40 digits: 'sum' with
+-- M = sum w mu, V = sum w^2 phi^2, s^2 = (sum w_a + sum w_b) / 2; 'mean' with
+-- w / sum w; 'composite' the share-weighted means (1533.33/83.33 against
+-- 1510/68).
+SELECT m, abs(glicko2_team_win_probability(ARRAY[glicko2_rating(1600, 50), glicko2_rating(1400, 150)],
+                                           ARRAY[glicko2_rating(1550, 100), glicko2_rating(1500, 60)], m,
+                                           '{1, 0.5}', '{0.25, 1}') / want - 1) < 1e-14 AS weighted
+FROM (VALUES ('sum', 0.5439588504027245024375225941101995913533),
+             ('mean', 0.532513845287361865050915937583890147452),
+             ('composite', 0.5317361759609037298523736251789990012314)) v(m, want);
+-- Weights of 1 are no weights, bit for bit; one side's weights alone.
+SELECT m, glicko2_team_win_probability(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1500, 100), glicko2_rating(1200, 150)],
+                                       ARRAY[glicko2_rating(1700, 200), glicko2_rating(1600, 80)], m, '{1,1,1}', '{1,1}')
+        = glicko2_team_win_probability(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1500, 100), glicko2_rating(1200, 150)],
+                                       ARRAY[glicko2_rating(1700, 200), glicko2_rating(1600, 80)], m) AS ones_are_none,
+          glicko2_team_win_probability(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1500, 100), glicko2_rating(1200, 150)],
+                                       ARRAY[glicko2_rating(1700, 200), glicko2_rating(1600, 80)], m, NULL, '{0.5,1}')
+        > glicko2_team_win_probability(ARRAY[glicko2_rating(1800, 50), glicko2_rating(1500, 100), glicko2_rating(1200, 150)],
+                                       ARRAY[glicko2_rating(1700, 200), glicko2_rating(1600, 80)], m) AS strong_half_weakens_b
+FROM unnest(ARRAY['sum', 'mean', 'individual', 'composite']) m;
+-- NULL teams or method: NULL, as a strict function would give.
+SELECT glicko2_team_win_probability(NULL, ARRAY[glicko2_rating()]) IS NULL AS null_team,
+       glicko2_team_win_probability(ARRAY[glicko2_rating()], ARRAY[glicko2_rating()], NULL) IS NULL AS null_method;
+
 -- Splits by 'composite' (Williams's composite, the fairness before the team
 -- model; 'sum' is tested below).
 -- 2v2: 1800 1600 1500 1300 (RD 50).  Free: 1800 + 1300 against 1600 + 1500,
@@ -189,6 +215,12 @@ SELECT glicko2_team_win_probability(ARRAY[('NaN', 350, 0.06)::glicko2_rating], A
 SELECT glicko2_team_win_probability('{}', ARRAY[glicko2_rating()]);
 SELECT glicko2_team_win_probability(ARRAY[glicko2_rating()], ARRAY[(1500, NULL, 0.06)::glicko2_rating]);
 SELECT glicko2_team_win_probability(ARRAY[glicko2_rating()], ARRAY[glicko2_rating()], 'median');
+SELECT glicko2_team_win_probability(ARRAY[glicko2_rating()], ARRAY[glicko2_rating()], 'sum', '{0}');
+SELECT glicko2_team_win_probability(ARRAY[glicko2_rating()], ARRAY[glicko2_rating()], 'sum', NULL, '{1.5}');
+SELECT glicko2_team_win_probability(ARRAY[glicko2_rating()], ARRAY[glicko2_rating()], 'mean', '{NaN}');
+SELECT glicko2_team_win_probability(ARRAY[glicko2_rating()], ARRAY[glicko2_rating()], 'sum', '{NULL}');
+SELECT glicko2_team_win_probability(ARRAY[glicko2_rating(), glicko2_rating()], ARRAY[glicko2_rating()], 'sum', '{1}');
+SELECT glicko2_team_win_probability(ARRAY[glicko2_rating()], ARRAY[glicko2_rating()], 'sum', '{{1}}');
 SELECT glicko2_balance(ARRAY[glicko2_rating(), NULL, glicko2_rating()]);
 SELECT glicko2_balance(ARRAY[glicko2_rating(), (1500, 'Infinity', 0.06)::glicko2_rating]);
 SELECT glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating(), glicko2_rating()], 4);

@@ -50,8 +50,8 @@ random_lobby(Glicko2Rating *p, int n)
 }
 
 /* The cost of a split the slow way: gather each team, team.c's
- * glicko_team_probability of the method (glicko_team_win_probability for
- * 'composite'), from the players' arrays rather than running sums. */
+ * glicko_team_probability of the method, from the players' arrays rather
+ * than running sums. */
 static double
 brute_cost(const Glicko2Rating *p, int n, const int *team, int teams,
 		   GlickoTeamMethod method)

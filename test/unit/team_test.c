@@ -494,8 +494,55 @@ test_probability(void)
 	CHECK(glicko_team_probability(GLICKO_TEAM_SUM, a, NULL, 3, a, NULL, 3, scratch) == 0.5);
 	CHECK(glicko_team_probability(GLICKO_TEAM_SUM, a, NULL, 3, b, NULL, 2, scratch) >
 		  glicko_team_probability(GLICKO_TEAM_SUM, a, NULL, 3, b, NULL, 3, scratch));
-	CHECK(glicko_team_probability(GLICKO_TEAM_COMPOSITE, a, NULL, 3, b, NULL, 3, scratch) ==
-		  glicko_team_win_probability(a, 3, b, 3));
+	/* composite: glicko2_win_probability of the teams' means of rating, RD
+	 * and volatility; p(a, b) + p(b, a) = 1; a team of one is the player. */
+	{
+		Glicko2Rating ca = {1700, 100, 0.06},
+					cb = {1500, 100, 0.06};
+
+		CHECK(glicko_team_probability(GLICKO_TEAM_COMPOSITE, a, NULL, 3, b, NULL, 3, scratch) ==
+			  glicko2_win_probability(&ca, &cb));
+		CHECK(fabs(glicko_team_probability(GLICKO_TEAM_COMPOSITE, a, NULL, 3, b, NULL, 3, scratch) +
+				   glicko_team_probability(GLICKO_TEAM_COMPOSITE, b, NULL, 3, a, NULL, 3, scratch) -
+				   1.0) < 1e-15);
+		CHECK(glicko_team_probability(GLICKO_TEAM_INDIVIDUAL, a, NULL, 1, b, NULL, 1, scratch) ==
+			  glicko2_win_probability(&a[0], &b[0]));
+	}
+	/* Shares of 1 are no shares, bit for bit, in every method. */
+	{
+		double		ones[3] = {1, 1, 1};
+
+		for (int m = GLICKO_TEAM_SUM; m <= GLICKO_TEAM_COMPOSITE; m++)
+			CHECK(glicko_team_probability(m, a, ones, 3, b, ones, 2, scratch) ==
+				  glicko_team_probability(m, a, NULL, 3, b, NULL, 2, scratch));
+	}
+	/* Shares: sum, a member at half counts half his mu (and a^2 phi^2 a
+	 * quarter of his); mean, his team the share-weighted mean; composite,
+	 * the share-weighted means of rating, RD and volatility. */
+	{
+		Glicko2Rating c[3] = {{1800, 60, 0.05}, {1600, 150, 0.06}, {1400, 240, 0.09}};
+		double		half[3] = {1, 0.5, 0.5},
+					pc[3] = {60 / GLICKO2_SCALE, 150 / GLICKO2_SCALE, 240 / GLICKO2_SCALE},
+					mu_c = (1800 + 0.5 * 1600 + 0.5 * 1400 - 2 * 1500) / GLICKO2_SCALE,
+					mu_b = (3 * 1500 - 3 * 1500) / GLICKO2_SCALE,
+					v = pc[0] * pc[0] + 0.25 * (pc[1] * pc[1] + pc[2] * pc[2]) + 3.0 * phi * phi;
+		Glicko2Rating cc = {(1800 + 0.5 * 1600 + 0.5 * 1400) / 2.0,
+			(60 + 0.5 * 150 + 0.5 * 240) / 2.0, (0.05 + 0.5 * 0.06 + 0.5 * 0.09) / 2.0};
+
+		CHECK(close_rel(glicko_team_probability(GLICKO_TEAM_SUM, c, half, 3, b, NULL, 3, scratch),
+						1.0 / (1.0 + exp(-(mu_c - mu_b) /
+										 sqrt((2.0 + 3.0) / 2.0 + 3.0 * v / (M_PI * M_PI)))),
+						1e-14));
+		mu_c = ((1800 + 0.5 * 1600 + 0.5 * 1400) / 2.0 - 1500) / GLICKO2_SCALE;
+		v = (pc[0] * pc[0] + 0.25 * (pc[1] * pc[1] + pc[2] * pc[2])) / 4.0 + 3.0 * phi * phi / 9.0;
+		CHECK(close_rel(glicko_team_probability(GLICKO_TEAM_MEAN, c, half, 3, b, NULL, 3, scratch),
+						1.0 / (1.0 + exp(-(mu_c - mu_b) / sqrt(1.0 + 3.0 * v / (M_PI * M_PI)))),
+						1e-14));
+		CHECK(close_rel(glicko_team_probability(GLICKO_TEAM_COMPOSITE, c, half, 3, b, NULL, 3, scratch),
+						glicko2_win_probability(&cc, &b[0]), 1e-15));
+		CHECK(glicko_team_probability(GLICKO_TEAM_COMPOSITE, c, half, 3, b, NULL, 3, scratch) !=
+			  glicko_team_probability(GLICKO_TEAM_COMPOSITE, c, NULL, 3, b, NULL, 3, scratch));
+	}
 }
 
 int
