@@ -4,11 +4,11 @@
 // scored by predictive log loss, correlation, slope and interval coverage.
 //   node eval/run.js [--size full|ci] [--players N] [--periods N] [--rounds N]
 //                    [--from PERIOD] [--seed N] [--out DIR] [--formats a,b]
-//                    [--worlds sum,mean] [--initial-rd RD] [--no-peers] [--check]
+//                    [--worlds sum,mean] [--sd POINTS] [--initial-rd RD] [--no-peers] [--check]
 //                    [--fit-prior] [--prior-candidates 150,200,...] [--fit-through P]
 // Needs a cluster (PGHOST...) with the extension installed: eval/run.sh.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { FORMATS, simulate } from './lib/sim.js';
+import { FORMATS, SCALE, simulate } from './lib/sim.js';
 import { byPeriod, glickoProbability, referenceCloses, scoreGlicko, scorePeer } from './lib/raters.js';
 import { loadPeers } from './lib/peers.js';
 import { extensionMethods, fitMatches, fitPrior, psql, rateWithExtension } from './lib/pg.js';
@@ -31,6 +31,10 @@ const outDir = opt('out', 'eval/out');
 const formats = opt('formats', Object.keys(FORMATS).join(',')).split(',');
 const worlds = opt('worlds', 'sum,mean').split(',');
 const initialRd = opt('initial-rd', null);
+// The SD of the strengths in period 1, in points (Glicko's prior for a new
+// player, RD 350, is a population of SD 350).
+const sd = Number(opt('sd', 250));
+if (!(sd > 0 && sd < Infinity)) throw new Error('--sd must be a positive number of points');
 const GLICKO = ['sum', 'mean', 'individual', 'composite'];
 // --fit-prior: the protocol a league would follow to choose its max_rd (the
 // RD of knowing nothing about a player): glicko2_fit_matches over these
@@ -88,7 +92,7 @@ function probabilityCheck(format, method, matches, close) {
 
 const t0 = Date.now();
 for (const format of formats) {
-  const league = simulate(format, { ...size, seed });
+  const league = simulate(format, { ...size, seed, sd0: sd / SCALE });
   for (const world of worlds) {
     const matches = league.worlds[world];
     const periods = byPeriod(matches, size.periods);
@@ -214,7 +218,7 @@ if (checks.length) {
   md += `\n| check | worst difference | |\n|---|---|---|\n`;
   for (const c of checks) md += `| ${c.check} | ${c.worst.toExponential(2)} | ${c.ok ? 'ok' : 'FAILED'} |\n`;
 }
-const settings = { ...size, seed, formats, worlds, initial_rd: initialRd === null ? 350 : Number(initialRd),
+const settings = { ...size, seed, sd, formats, worlds, initial_rd: initialRd === null ? 350 : Number(initialRd),
                    ...(fitPriorOn ? { prior_candidates: priorCandidates, fit_through: fitThrough } : {}),
                    extension_methods: inExtension, peers: peers.map((p) => p.name), seconds: (Date.now() - t0) / 1000 };
 mkdirSync(outDir, { recursive: true });
