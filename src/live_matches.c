@@ -93,8 +93,9 @@ enum
 {
 	LOCK_PLAN,					/* (keys[], n) -> (position, rating, rated_at, ctid, tableoid) */
 	INSERT_PLAN,				/* (keys[], unrated, rated_at[]) */
-	WRITE_PLAN					/* (tableoid[], ctid[], rating[], rated_at[], match ids[],
-								 * rows[]) -> (first match with other rows, rows written) */
+	WRITE_PLAN,					/* (tableoid[], ctid[], rating[], rated_at[], match ids[],
+								 * rows[]): none written if a match has other rows */
+	SPLIT_PLAN					/* (match ids[], rows[]) -> first match with other rows */
 };
 
 static const char *const option_names =
@@ -192,6 +193,7 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 	const GlickoLiveRatings *rt = &t->ratings;
 	const char *names[N_COLUMNS];
 	const char *matches_name;
+	char	   *other;
 	Oid			place_type,
 				weight_type;
 	Oid			types[6];
@@ -291,15 +293,21 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 		rt->key, rt->key_type_name, rt->name, rt->rating, rt->rated_at, rt->eq),
 		3, types);
 	/*
-	 * One statement: the first match (by position) whose id has rows
-	 * besides this statement's, and unless there is one, the rows locked
-	 * above written by table and TID: a TID scan (ctid = ANY, in each
-	 * partition or child of the ratings table), each row then joined to its
-	 * values by table and TID.  (It runs after the match ids are locked, so
-	 * its snapshot sees any other writer of them that committed.)
+	 * The rows locked above written by table and TID (for each, a TID scan
+	 * in each partition or child of the ratings table), unless a match id
+	 * has rows besides this statement's: the check is a one-time filter of
+	 * the UPDATE, run after the match ids are locked, so its snapshot sees
+	 * any other writer of them that committed.  Only when fewer rows are
+	 * written does SPLIT_PLAN name the first such match (by position).
 	 */
 	matches_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(e->top_relid)),
 											  get_rel_name(e->top_relid));
+	other = psprintf("SELECT v.i FROM ROWS FROM (pg_catalog.unnest($%%1$d), pg_catalog.unnest($%%2$d))"
+					 " WITH ORDINALITY v(id, n, i)"
+					 " WHERE (SELECT pg_catalog.count(*) FROM %s m WHERE m.%s %s v.id)"
+					 " OPERATOR(pg_catalog.<>) v.n",
+					 matches_name, quote_identifier(names[COL_MATCH]),
+					 glicko_live_qualified_equality(t->col[COL_MATCH].type, "match"));
 	types[0] = OIDARRAYOID;
 	types[1] = get_array_type(TIDOID);
 	types[2] = get_array_type(rt->rating_type);
@@ -307,19 +315,15 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 	types[4] = t->match_array_type;
 	types[5] = INT8ARRAYOID;
 	e->plans[WRITE_PLAN] = glicko_live_prepare(psprintf(
-		"WITH other AS (SELECT v.i FROM ROWS FROM (pg_catalog.unnest($5), pg_catalog.unnest($6))"
-		"  WITH ORDINALITY v(id, n, i)"
-		"  WHERE (SELECT pg_catalog.count(*) FROM %4$s m WHERE m.%5$s %6$s v.id) OPERATOR(pg_catalog.<>) v.n"
-		"  ORDER BY v.i LIMIT 1),"
-		" written AS (UPDATE %1$s r SET %2$s = $3[v.i], %3$s = $4[v.i]"
-		"  FROM pg_catalog.generate_subscripts($1, 1) v(i)"
-		"  WHERE NOT EXISTS (SELECT FROM other) AND r.ctid OPERATOR(pg_catalog.=) ANY ($2)"
-		"  AND r.ctid OPERATOR(pg_catalog.=) $2[v.i] AND r.tableoid OPERATOR(pg_catalog.=) $1[v.i]"
-		"  RETURNING 1)"
-		" SELECT (SELECT i FROM other), (SELECT pg_catalog.count(*) FROM written)",
-		rt->name, rt->rating, rt->rated_at, matches_name, quote_identifier(names[COL_MATCH]),
-		glicko_live_qualified_equality(t->col[COL_MATCH].type, "match")),
+		"UPDATE %1$s r SET %2$s = $3[v.i], %3$s = $4[v.i]"
+		" FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) WITH ORDINALITY v(tableoid, tid, i)"
+		" WHERE NOT EXISTS (%4$s)"
+		" AND r.ctid OPERATOR(pg_catalog.=) v.tid AND r.tableoid OPERATOR(pg_catalog.=) v.tableoid",
+		rt->name, rt->rating, rt->rated_at, psprintf(other, 5, 6)),
 		6, types);
+	e->plans[SPLIT_PLAN] = glicko_live_prepare(psprintf("%s ORDER BY v.i LIMIT 1",
+														psprintf(other, 1, 2)),
+											   2, types + 4);
 	e->state = t;
 }
 
@@ -890,19 +894,30 @@ rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 	args[3] = array_of(values[3], n_keys, TIMESTAMPTZOID);
 	args[4] = array_of(ids, n_matches, t->col[COL_MATCH].type);
 	args[5] = array_of(counts, n_matches, INT8OID);
+	/* (a rule on the ratings table may make it no UPDATE: nothing written) */
 	ret = SPI_execute_plan(e->plans[WRITE_PLAN], args, NULL, false, 0);
-	if (ret != SPI_OK_SELECT || SPI_processed != 1)
+	if (ret < 0)
 		elog(ERROR, "glicko2_rate_matches: the write of the ratings failed: %s", SPI_result_code_string(ret));
-	other = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &other_null);
-	if (!other_null)
-		ereport(ERROR,
-				errcode(ERRCODE_UNIQUE_VIOLATION),
-				errmsg("bad match written to %s: %s %s: it has rows written by another statement",
-					   RelationGetRelationName(matches), t->col[COL_MATCH].name,
-					   value_text(t, COL_MATCH, ids[DatumGetInt64(other) - 1])),
-				errdetail("A match is rated once, from the rows of the statement that writes it; the statement's matches are refused and none of them is rated."),
-				errhint("Write all the rows of a match in one INSERT, and each match once."));
-	written = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &other_null));
+	written = ret == SPI_OK_UPDATE ? (int64) SPI_processed : 0;
+	if (written != n_keys)
+	{
+		/* A split match, or rows the ratings table's triggers, rules or policies kept. */
+		ret = SPI_execute_plan(e->plans[SPLIT_PLAN], args + 4, NULL, false, 1);
+		if (ret != SPI_OK_SELECT)
+			elog(ERROR, "glicko2_rate_matches: the check of the matches failed: %s",
+				 SPI_result_code_string(ret));
+		if (SPI_processed > 0)
+		{
+			other = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &other_null);
+			ereport(ERROR,
+					errcode(ERRCODE_UNIQUE_VIOLATION),
+					errmsg("bad match written to %s: %s %s: it has rows written by another statement",
+						   RelationGetRelationName(matches), t->col[COL_MATCH].name,
+						   value_text(t, COL_MATCH, ids[DatumGetInt64(other) - 1])),
+					errdetail("A match is rated once, from the rows of the statement that writes it; the statement's matches are refused and none of them is rated."),
+					errhint("Write all the rows of a match in one INSERT, and each match once."));
+		}
+	}
 	glicko2_require_written(e->ratings_relid, written, n_keys,
 							psprintf("live rating of the matches written to %s",
 									 RelationGetRelationName(matches)));

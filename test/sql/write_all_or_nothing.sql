@@ -128,6 +128,43 @@ SELECT (SELECT count(*) FROM live_games) AS live_games,
         WHERE l.rating = b.rating AND l.rated_at = b.rated_at) AS live_unchanged,
        (SELECT count(*) FROM live_ratings) AS live_players;
 
+-- The live matches trigger, the same: a policy or trigger that keeps a
+-- player's row unwritten fails the statement; a match whose other rows an
+-- earlier statement wrote is refused as such, whatever kept rows; a rule on
+-- the ratings table is refused (its new players' INSERT ... ON CONFLICT).
+CREATE TABLE live_matches (match_id int, player_id int, team int, place int, played_at timestamptz,
+                           PRIMARY KEY (match_id, player_id));
+CREATE TRIGGER rate AFTER INSERT ON live_matches REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('live_ratings');
+GRANT SELECT, INSERT ON live_matches TO regress_write_all;
+ALTER TABLE live_ratings ENABLE ROW LEVEL SECURITY;
+SET ROLE regress_write_all;
+SELECT try($$INSERT INTO live_matches VALUES (1, 1, 1, 1, '2026-01-02'), (1, 2, 2, 2, '2026-01-02')$$) AS matches_rls;
+RESET ROLE;
+ALTER TABLE live_ratings DISABLE ROW LEVEL SECURITY;
+CREATE TRIGGER skip BEFORE UPDATE ON live_ratings FOR EACH ROW EXECUTE FUNCTION skip();
+SELECT try($$INSERT INTO live_matches VALUES (1, 1, 1, 1, '2026-01-02'), (1, 2, 2, 2, '2026-01-02')$$) AS matches_update_trigger;
+ALTER TABLE live_matches DISABLE TRIGGER rate;
+INSERT INTO live_matches VALUES (2, 6, 3, 3, '2026-01-02');
+ALTER TABLE live_matches ENABLE TRIGGER rate;
+SELECT try($$INSERT INTO live_matches VALUES (2, 1, 1, 1, '2026-01-02'), (2, 2, 2, 2, '2026-01-02')$$) AS matches_split_trigger;
+DROP TRIGGER skip ON live_ratings;
+CREATE RULE nothing AS ON UPDATE TO live_ratings DO INSTEAD NOTHING;
+SELECT try($$INSERT INTO live_matches VALUES (1, 1, 1, 1, '2026-01-02'), (1, 2, 2, 2, '2026-01-02')$$) AS matches_rule;
+SELECT try($$INSERT INTO live_matches VALUES (2, 1, 1, 1, '2026-01-02'), (2, 2, 2, 2, '2026-01-02')$$) AS matches_split_rule;
+DROP RULE nothing ON live_ratings;
+CREATE TRIGGER skip BEFORE INSERT ON live_ratings FOR EACH ROW EXECUTE FUNCTION skip();
+SELECT try($$INSERT INTO live_matches VALUES (1, 1, 1, 1, '2026-01-02'), (1, 3, 2, 2, '2026-01-02')$$) AS matches_insert_trigger;
+DROP TRIGGER skip ON live_ratings;
+SELECT (SELECT count(*) FROM live_matches) AS live_match_rows,
+       (SELECT count(*) FROM live_ratings l JOIN live_before b USING (player_id)
+        WHERE l.rating = b.rating AND l.rated_at = b.rated_at) AS live_unchanged,
+       (SELECT count(*) FROM live_ratings) AS live_players;
+-- With nothing in the way, the same match is rated: the checks count right.
+INSERT INTO live_matches VALUES (1, 1, 1, 1, '2026-01-02'), (1, 2, 2, 2, '2026-01-02');
+SELECT count(*) AS live_moved FROM live_ratings l JOIN live_before b USING (player_id)
+WHERE l.rating <> b.rating AND l.rated_at = '2026-01-02';
+
 -- Matchmaking: a queue whose delete a rule replaces is refused before
 -- anything is taken (5b); a policy or trigger that keeps a placed row
 -- fails the call, which then takes nobody.
