@@ -10,6 +10,14 @@
 # commit waits for its WAL flush; pgbench's simple protocol) and with
 # synchronous_commit = off, simple and prepared.
 #
+# The decomposition, in the same interleaved runs: three more tables alike
+# but for a PL/pgSQL statement trigger with the same transition table, each
+# a floor under the live trigger's cost: one that does nothing (what any
+# AFTER ... REFERENCING NEW TABLE ... FOR EACH STATEMENT trigger costs); one
+# that only locks the players' ratings rows in key order (SELECT ... ORDER
+# BY key FOR NO KEY UPDATE, as the live trigger's lock); one that locks
+# them and then rewrites each once by TID (no checks, no mathematics).
+#
 # Environment: PG_CONFIG (pg_config; use a private copy, see COMMON.md),
 # REPS (3), SECONDS_PER_RUN (6), PLAYERS (10000), CLIENTS ("4"),
 # PORT (55442), BENCH_DIR (a new directory in /tmp).
@@ -38,6 +46,32 @@ CREATE TABLE plain_matches (match_id bigint, player_id int, team int, place int,
 CREATE TABLE live_matches (LIKE plain_matches INCLUDING ALL);
 CREATE TRIGGER rate AFTER INSERT ON live_matches REFERENCING NEW TABLE AS new_matches
   FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('ratings');
+-- The floors (the decomposition).
+CREATE FUNCTION nothing() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;
+CREATE FUNCTION lock_players() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM FROM ratings r WHERE r.player_id = ANY (ARRAY(SELECT player_id FROM new_matches))
+    ORDER BY r.player_id FOR NO KEY UPDATE;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION lock_and_write() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  tids tid[] := ARRAY(SELECT r.ctid FROM ratings r
+                      WHERE r.player_id = ANY (ARRAY(SELECT player_id FROM new_matches))
+                      ORDER BY r.player_id FOR NO KEY UPDATE);
+BEGIN
+  UPDATE ratings r SET rating = r.rating, rated_at = r.rated_at FROM unnest(tids) v(tid) WHERE r.ctid = v.tid;
+  RETURN NULL;
+END $$;
+CREATE TABLE noop_matches (LIKE plain_matches INCLUDING ALL);
+CREATE TRIGGER rate AFTER INSERT ON noop_matches REFERENCING NEW TABLE AS new_matches
+  FOR EACH STATEMENT EXECUTE FUNCTION nothing();
+CREATE TABLE lock_matches (LIKE plain_matches INCLUDING ALL);
+CREATE TRIGGER rate AFTER INSERT ON lock_matches REFERENCING NEW TABLE AS new_matches
+  FOR EACH STATEMENT EXECUTE FUNCTION lock_players();
+CREATE TABLE write_matches (LIKE plain_matches INCLUDING ALL);
+CREATE TRIGGER rate AFTER INSERT ON write_matches REFERENCING NEW TABLE AS new_matches
+  FOR EACH STATEMENT EXECUTE FUNCTION lock_and_write();
 VACUUM ANALYZE;
 SQL
 
@@ -57,38 +91,67 @@ script() { # table sizes...
   printf 'WITH m AS (SELECT nextval('"'"'match_ids'"'"') AS id) INSERT INTO %s SELECT m.id, v.p, v.t, v.pl, now() FROM m, (VALUES %s) v(p, t, pl);\n' \
     "$table" "$(IFS=,; echo "${rows[*]}")"
 }
-for table in plain_matches live_matches; do
+tables="plain_matches noop_matches lock_matches write_matches live_matches"
+for table in $tables; do
   script "$table" 3 3 2 2 1 1 >"$BENCH_DIR/$table-12.sql"
   script "$table" 12 12 >"$BENCH_DIR/$table-24.sql"
 done
 
 echo "glicko2_rate_matches against a plain insert: pgbench, one match per INSERT, $PLAYERS players,"
 echo "$SECONDS_PER_RUN s per run, median of $REPS interleaved runs; $(nproc) cores, PostgreSQL $("$bindir/postgres" --version | awk '{print $3}')"
-printf '%-34s %4s %7s %10s %10s %6s   %9s %9s %6s\n' settings rows clients "plain m/s" "live m/s" ratio \
-  "plain CPU" "live CPU" ratio
+results=()
 for settings in "defaults::-M simple" \
                 "synchronous_commit=off:-c synchronous_commit=off:-M simple" \
                 "synchronous_commit=off, prepared:-c synchronous_commit=off:-M prepared"; do
   IFS=: read -r name server_options pgbench_options <<<"$settings"
   for rows in 12 24; do
     for clients in $CLIENTS; do
-      : >"$BENCH_DIR/plain"
-      : >"$BENCH_DIR/live"
+      for table in $tables; do : >"$BENCH_DIR/$table"; done
       for rep in $(seq "$REPS"); do
-        run "$server_options" "$pgbench_options" "plain_matches-$rows" "$clients" >>"$BENCH_DIR/plain"
-        run "$server_options" "$pgbench_options" "live_matches-$rows" "$clients" >>"$BENCH_DIR/live"
+        for table in $tables; do
+          run "$server_options" "$pgbench_options" "$table-$rows" "$clients" >>"$BENCH_DIR/$table"
+        done
       done
-      plain=$(cut -d' ' -f1 "$BENCH_DIR/plain" | median)
-      live=$(cut -d' ' -f1 "$BENCH_DIR/live" | median)
-      plain_cpu=$(cut -d' ' -f2 "$BENCH_DIR/plain" | median)
-      live_cpu=$(cut -d' ' -f2 "$BENCH_DIR/live" | median)
-      printf '%-34s %4s %7s %10.0f %10.0f %6.2f   %7.0fus %7.0fus %6.2f\n' "$name" "$rows" "$clients" \
-        "$plain" "$live" "$(awk -v p="$plain" -v l="$live" 'BEGIN {print p / l}')" "$plain_cpu" "$live_cpu" \
-        "$(awk -v p="$plain_cpu" -v l="$live_cpu" 'BEGIN {print l / p}')"
+      line="$name:$rows:$clients"
+      for table in $tables; do
+        line+=":$(cut -d' ' -f1 "$BENCH_DIR/$table" | median):$(cut -d' ' -f2 "$BENCH_DIR/$table" | median)"
+      done
+      results+=("$line")
     done
   done
 done
+printf '%-34s %4s %7s %10s %10s %6s   %9s %9s %6s\n' settings rows clients "plain m/s" "live m/s" ratio \
+  "plain CPU" "live CPU" ratio
+for line in "${results[@]}"; do
+  IFS=: read -r name rows clients plain plain_cpu _ _ _ _ _ _ live live_cpu <<<"$line"
+  printf '%-34s %4s %7s %10.0f %10.0f %6.2f   %7.0fus %7.0fus %6.2f\n' "$name" "$rows" "$clients" \
+    "$plain" "$live" "$(awk -v p="$plain" -v l="$live" 'BEGIN {print p / l}')" "$plain_cpu" "$live_cpu" \
+    "$(awk -v p="$plain_cpu" -v l="$live_cpu" 'BEGIN {print l / p}')"
+done
 echo "ratio: plain matches per second / live, and live / plain backend CPU time per match (the"
 echo "backends' user + system time, which other load on the machine disturbs less)."
+echo
+echo "Decomposition, same runs: backend CPU per match (and / plain) with a PL/pgSQL statement"
+echo "trigger on the same transition table that does nothing; that locks the players' rows in"
+echo "key order; that locks them and rewrites each once by TID; and glicko2_rate_matches."
+printf '%-34s %4s %7s %9s %15s %15s %15s %15s\n' settings rows clients plain "no-op" "lock" \
+  "lock + write" "live"
+for line in "${results[@]}"; do
+  IFS=: read -r name rows clients _ plain_cpu _ noop_cpu _ lock_cpu _ write_cpu _ live_cpu <<<"$line"
+  printf '%-34s %4s %7s %7.0fus' "$name" "$rows" "$clients" "$plain_cpu"
+  for cpu in "$noop_cpu" "$lock_cpu" "$write_cpu" "$live_cpu"; do
+    printf ' %7.0fus %5.2f' "$cpu" "$(awk -v p="$plain_cpu" -v c="$cpu" 'BEGIN {print c / p}')"
+  done
+  echo
+done
+echo "matches per second (and plain / each):"
+for line in "${results[@]}"; do
+  IFS=: read -r name rows clients plain _ noop _ lock _ write _ live _ <<<"$line"
+  printf '%-34s %4s %7s %9.0f' "$name" "$rows" "$clients" "$plain"
+  for tps in "$noop" "$lock" "$write" "$live"; do
+    printf ' %9.0f %5.2f' "$tps" "$(awk -v p="$plain" -v t="$tps" 'BEGIN {print p / t}')"
+  done
+  echo
+done
 "$bindir/psql" -X -At -c "SELECT 'matches rated live: ' || count(DISTINCT match_id) || ', rows ' || count(*) FROM live_matches"
 "$bindir/psql" -X -At -c "SELECT 'ratings moved: ' || count(*) FROM ratings WHERE rated_at > now() - interval '1 hour'"
