@@ -216,6 +216,42 @@ $$;
 COMMENT ON PROCEDURE glicko2_guard_games(regclass, name) IS
   'Attaches glicko2_refuse_closed_games (BEFORE INSERT OR UPDATE OR DELETE per row, BEFORE TRUNCATE per statement) to every table, partition and inheritance child games are read from that lacks it; needs the TRIGGER privilege on them';
 
+-- A trigger's arguments (pg_trigger.tgargs: each ends with a NUL byte).
+CREATE FUNCTION glicko2_internal.glicko2_trigger_args(trigger oid)
+  RETURNS text[]
+  LANGUAGE sql STABLE STRICT PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+  SELECT coalesce(array_agg(convert_from(substring(g.tgargs FROM z.prev + 2 FOR z.i - z.prev - 1),
+                                         getdatabaseencoding()) ORDER BY z.i), '{}')
+  FROM pg_trigger g,
+  LATERAL (SELECT b.i, lag(b.i, 1, -1) OVER (ORDER BY b.i) AS prev
+           FROM generate_series(0, length(g.tgargs) - 1) b(i)
+           WHERE get_byte(g.tgargs, b.i) = 0) z
+  WHERE g.oid = trigger
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_trigger_args(oid) IS
+  'Helper of the event triggers that copy the guard and the live triggers to new tables: the arguments of the trigger with this OID';
+
+-- In a ddl_command_end event trigger of CREATE TABLE or ALTER TABLE: the
+-- tables the command created or altered, and every table below them
+-- (partitions, inheritance children), which may have come with them.
+CREATE FUNCTION glicko2_internal.glicko2_new_tables()
+  RETURNS SETOF oid
+  LANGUAGE sql STABLE PARALLEL RESTRICTED
+  SET search_path = pg_catalog, pg_temp
+AS $$
+  WITH RECURSIVE tree(r) AS (
+      SELECT d.objid FROM pg_event_trigger_ddl_commands() d
+      WHERE d.classid = 'pg_class'::regclass AND d.command_tag IN ('CREATE TABLE', 'ALTER TABLE')
+    UNION
+      SELECT i.inhrelid FROM tree JOIN pg_inherits i ON i.inhparent = tree.r
+  )
+  SELECT r FROM tree
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_new_tables() IS
+  'Helper of the event triggers glicko2_guard_new_partitions and glicko2_live_new_children: the tables a CREATE TABLE or ALTER TABLE created or altered, and every table below them';
+
 -- A partition created in or attached to a guarded partitioned table gets
 -- the row guard from PostgreSQL (a clone) but no TRUNCATE guard; an
 -- inheritance child (CREATE TABLE ... INHERITS, ALTER TABLE ... INHERIT)
@@ -236,8 +272,6 @@ DECLARE
   scope record;
   last record;
   col_type regtype;
-  raw bytea;
-  pos int;
   args text[];
   found text;
   checked regclass[] := '{}';
@@ -248,15 +282,9 @@ BEGIN
   WHILE created LOOP
     created := false;
     FOR part IN
-      WITH RECURSIVE tree(r) AS (
-          SELECT c.objid FROM pg_event_trigger_ddl_commands() c
-          WHERE c.classid = 'pg_class'::regclass AND c.command_tag IN ('CREATE TABLE', 'ALTER TABLE')
-        UNION
-          SELECT i.inhrelid FROM tree JOIN pg_inherits i ON i.inhparent = tree.r
-      )
       SELECT DISTINCT ON (tree.r, pt.tgname) tree.r::regclass AS rel, pt.tgname, pt.tgtype::int AS tgtype,
-             pt.tgargs, pt.tgnargs
-      FROM tree
+             pt.oid AS parent_guard
+      FROM glicko2_internal.glicko2_new_tables() tree(r)
       JOIN pg_class r ON r.oid = tree.r
       JOIN pg_inherits i ON i.inhrelid = tree.r
       JOIN pg_trigger pt ON pt.tgrelid = i.inhparent
@@ -283,14 +311,8 @@ BEGIN
             END
       ORDER BY tree.r, pt.tgname
     LOOP
-      -- (the arguments as the parent's guard has them, NUL-separated)
-      args := '{}';
-      raw := part.tgargs;
-      FOR i IN 1 .. part.tgnargs LOOP
-        pos := position(decode('00', 'hex') IN raw);
-        args := args || quote_literal(convert_from(substring(raw FROM 1 FOR pos - 1), getdatabaseencoding()));
-        raw := substring(raw FROM pos + 1);
-      END LOOP;
+      SELECT coalesce(array_agg(quote_literal(a.arg) ORDER BY a.n), '{}') INTO args
+      FROM unnest(glicko2_internal.glicko2_trigger_args(part.parent_guard)) WITH ORDINALITY a(arg, n);
       EXECUTE format('CREATE TRIGGER %I BEFORE %s ON %s FOR EACH %s EXECUTE FUNCTION @extschema@.glicko2_refuse_closed_games(%s)',
                      part.tgname,
                      array_to_string(ARRAY[CASE WHEN part.tgtype & 4 <> 0 THEN 'INSERT' END,

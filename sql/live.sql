@@ -50,23 +50,6 @@ COMMENT ON FUNCTION glicko2_rate_matches() IS
 -- lacks one (src/live_rows.c).
 ------------------------------------------------------------------------------
 
--- A trigger's arguments (pg_trigger.tgargs: each ends with a NUL byte).
-CREATE FUNCTION glicko2_internal.glicko2_trigger_args(trigger oid)
-  RETURNS text[]
-  LANGUAGE sql STABLE STRICT PARALLEL SAFE
-  SET search_path = pg_catalog, pg_temp
-AS $$
-  SELECT coalesce(array_agg(convert_from(substring(g.tgargs FROM z.prev + 2 FOR z.i - z.prev - 1),
-                                         getdatabaseencoding()) ORDER BY z.i), '{}')
-  FROM pg_trigger g,
-  LATERAL (SELECT b.i, lag(b.i, 1, -1) OVER (ORDER BY b.i) AS prev
-           FROM generate_series(0, length(g.tgargs) - 1) b(i)
-           WHERE get_byte(g.tgargs, b.i) = 0) z
-  WHERE g.oid = trigger
-$$;
-COMMENT ON FUNCTION glicko2_internal.glicko2_trigger_args(oid) IS
-  'Helper of the live triggers'' copies: the arguments of the trigger with this OID';
-
 -- The ratings table a live trigger's first argument names, resolved as the
 -- trigger resolves it (unqualified: in the schema of the trigger's table).
 CREATE FUNCTION glicko2_internal.glicko2_live_ratings(trigger oid)
@@ -203,15 +186,9 @@ BEGIN
   WHILE created LOOP
     created := false;
     FOR c IN
-      WITH RECURSIVE tree(r) AS (
-          SELECT d.objid FROM pg_event_trigger_ddl_commands() d
-          WHERE d.classid = 'pg_class'::regclass AND d.command_tag IN ('CREATE TABLE', 'ALTER TABLE')
-        UNION
-          SELECT i.inhrelid FROM tree JOIN pg_inherits i ON i.inhparent = tree.r
-      )
       SELECT DISTINCT ON (tree.r) tree.r::regclass AS rel, p.oid AS parent_trigger, p.tgname,
              p.tgrelid::regclass AS parent
-      FROM tree
+      FROM glicko2_internal.glicko2_new_tables() tree(r)
       JOIN pg_inherits i ON i.inhrelid = tree.r
       JOIN pg_trigger p ON p.tgrelid = i.inhparent
                        AND p.tgfoid IN ('@extschema@.glicko2_rate_matches()'::regprocedure,
