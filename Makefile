@@ -14,11 +14,15 @@ GLICKO_HEADERS = $(wildcard src/*.h src/core/*.h)
 # a part may use only what the parts before it create.
 SQL_PARTS = \
 	sql/types.sql \
+	sql/relation.sql \
+	sql/record.sql \
+	sql/guard.sql \
 	sql/close.sql \
 	sql/matches.sql \
 	sql/live.sql \
 	sql/read.sql \
-	sql/history.sql \
+	sql/evaluate.sql \
+	sql/replay.sql \
 	sql/matchmaking.sql
 
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql

@@ -1,0 +1,226 @@
+------------------------------------------------------------------------------
+-- The guard: games of closed periods refused (glicko2_guard_games and its triggers)
+------------------------------------------------------------------------------
+
+-- What a guard trigger (glicko2_refuse_closed_games) covers.  Its arguments
+-- name ratings tables (unqualified: in the schema of the trigger's table)
+-- and optionally 'period_column=name'.  Without ratings tables it covers
+-- every close read from its table, from a partitioned table or inheritance
+-- parent above it (at any level), or from a view reading any of these.
+CREATE FUNCTION glicko2_guard_scope(guard oid, OUT named regclass[], OUT games regclass[],
+                                    OUT period_column name)
+  AS 'MODULE_PATHNAME', 'glicko2_guard_scope'
+  LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_guard_scope(oid) IS
+  'What the guard trigger with this OID covers: the ratings tables its arguments name, or else the tables and views whose closes it guards (its table, the partitioned tables and inheritance parents above it, views reading them); and its period column';
+
+CREATE FUNCTION glicko2_refuse_closed_games()
+  RETURNS trigger
+  AS 'MODULE_PATHNAME', 'glicko2_refuse_closed_games'
+  LANGUAGE C;
+COMMENT ON FUNCTION glicko2_refuse_closed_games() IS
+  'Guard trigger of a games table: BEFORE INSERT OR UPDATE OR DELETE ... FOR EACH ROW refuses a game at or before the last period closed by glicko2_close_period, BEFORE TRUNCATE ... FOR EACH STATEMENT refuses emptying a table holding such games (arguments: the ratings tables it feeds, default every close read from this table, a partitioned table above it or a view over them; ''period_column=name'')';
+
+-- Where a close of ratings from games would leave a game unguarded: every
+-- table the games are read from (through views, partitions and inheritance
+-- children at every level)
+-- needs enabled guard triggers covering this close, for INSERT, UPDATE and
+-- DELETE (on a partitioned table too: partitions attached later get its
+-- row triggers) and TRUNCATE (not on foreign tables, which cannot have it).
+-- With ratings NULL: guards without arguments (those glicko2_guard_games attaches).
+CREATE FUNCTION glicko2_guard_gaps(games regclass, ratings regclass)
+  RETURNS TABLE (relation regclass, missing text[])
+  LANGUAGE sql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+  WITH RECURSIVE source(r) AS (
+    SELECT glicko2_guard_gaps.games
+    UNION
+    SELECT d.refobjid::regclass
+    FROM source JOIN pg_class v ON v.oid = source.r AND v.relkind = 'v'
+    JOIN pg_rewrite w ON w.ev_class = v.oid
+    JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = w.oid
+                    AND d.refclassid = 'pg_class'::regclass AND d.refobjid <> v.oid
+  ), rel(r) AS (
+    -- (partitions and inheritance children at every level: a close reads them all)
+    SELECT r FROM source
+    UNION
+    SELECT i.inhrelid::regclass FROM rel JOIN pg_inherits i ON i.inhparent = rel.r
+  ), guard AS (
+    SELECT t.tgrelid, t.tgtype::int AS tgtype, sc.period_column
+    FROM pg_trigger t, LATERAL @extschema@.glicko2_guard_scope(t.oid) sc
+    WHERE t.tgrelid IN (SELECT r FROM rel)
+      AND NOT glicko2_internal.glicko2_citus_distributed(t.tgrelid)
+      AND t.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
+      AND t.tgenabled IN ('O', 'A') AND t.tgqual IS NULL AND cardinality(t.tgattr::int2[]) = 0
+      AND (glicko2_guard_gaps.ratings = ANY (sc.named)
+           OR (cardinality(sc.named) = 0 AND glicko2_guard_gaps.games = ANY (sc.games)))
+      AND (t.tgtype::int & 2) <> 0
+  ), need AS (
+    SELECT rel.r, c.relkind, e.ord, e.event, e.bit
+    FROM rel JOIN pg_class c ON c.oid = rel.r
+    CROSS JOIN (VALUES (1, 'insert', 4), (2, 'update', 16), (3, 'delete', 8), (4, 'truncate', 32)) e(ord, event, bit)
+    WHERE c.relkind IN ('r', 'p', 'f') AND NOT (c.relkind = 'f' AND e.bit = 32)
+  )
+  SELECT n.r, array_agg(n.event ORDER BY n.ord)
+  FROM need n
+  WHERE NOT EXISTS (SELECT FROM guard g
+                    WHERE g.tgrelid = n.r AND (g.tgtype & n.bit) <> 0
+                      AND ((g.tgtype & 1) = 1) = (n.bit <> 32)
+                      AND EXISTS (SELECT FROM pg_attribute a
+                                  WHERE a.attrelid = n.r AND a.attname = g.period_column
+                                    AND a.attnum > 0 AND NOT a.attisdropped))
+  GROUP BY n.r
+  ORDER BY n.r::text
+$$;
+COMMENT ON FUNCTION glicko2_guard_gaps(regclass, regclass) IS
+  'Helper of glicko2_close_period: each table a close of ratings from games reads (through views, partitions and inheritance children at every level) that lacks an enabled glicko2_refuse_closed_games trigger covering the close, and for which events';
+
+-- Attaches the guard triggers (without arguments: they cover every close
+-- read from games) wherever glicko2_guard_gaps finds them missing.
+CREATE PROCEDURE glicko2_guard_games(games regclass, period_column name DEFAULT 'period')
+  LANGUAGE plpgsql
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  gap record;
+  args text := CASE WHEN period_column = 'period' THEN ''
+                    ELSE quote_literal('period_column=' || period_column) END;
+BEGIN
+  IF games IS NULL OR period_column IS NULL THEN
+    RAISE EXCEPTION 'games and period_column must not be NULL' USING ERRCODE = '22004';
+  END IF;
+  -- A guard reading a column that is not there would refuse every write later.
+  PERFORM glicko2_internal.glicko2_column_type(games, period_column, 'period_column');
+  -- Partitioned tables first, so that their partitions get the row trigger as a clone.
+  FOR gap IN SELECT g.* FROM @extschema@.glicko2_guard_gaps(games, NULL) g
+             ORDER BY (SELECT count(*) FROM pg_partition_ancestors(g.relation)), g.relation::text LOOP
+    -- (a partition has the row trigger once its parent has it, as a clone)
+    IF gap.missing && ARRAY['insert', 'update', 'delete']
+       AND EXISTS (SELECT FROM @extschema@.glicko2_guard_gaps(games, NULL) g
+                   WHERE g.relation = gap.relation AND g.missing && ARRAY['insert', 'update', 'delete']) THEN
+      EXECUTE format('CREATE TRIGGER refuse_closed_games BEFORE INSERT OR UPDATE OR DELETE ON %s'
+                     ' FOR EACH ROW EXECUTE FUNCTION @extschema@.glicko2_refuse_closed_games(%s)',
+                     gap.relation, args);
+    END IF;
+    IF 'truncate' = ANY (gap.missing) THEN
+      EXECUTE format('CREATE TRIGGER refuse_closed_truncate BEFORE TRUNCATE ON %s'
+                     ' FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.glicko2_refuse_closed_games(%s)',
+                     gap.relation, args);
+    END IF;
+  END LOOP;
+END
+$$;
+COMMENT ON PROCEDURE glicko2_guard_games(regclass, name) IS
+  'Attaches glicko2_refuse_closed_games (BEFORE INSERT OR UPDATE OR DELETE per row, BEFORE TRUNCATE per statement) to every table, partition and inheritance child games are read from that lacks it; needs the TRIGGER privilege on them';
+
+-- A partition created in or attached to a guarded partitioned table gets
+-- the row guard from PostgreSQL (a clone) but no TRUNCATE guard; an
+-- inheritance child (CREATE TABLE ... INHERITS, ALTER TABLE ... INHERIT)
+-- gets neither, though a close of its parent reads its games; and an
+-- attached table may already hold games of closed periods, which no row
+-- trigger sees arrive and no close will rate.  At the end of CREATE TABLE
+-- and ALTER TABLE, each such new table below a guarded one gets the guards
+-- its parent has and it lacks (a partition: the TRUNCATE guard; an
+-- inheritance child: the enabled unconditional ones), and is refused if it
+-- holds a game at or before a period its row guard covers as closed.
+CREATE FUNCTION glicko2_internal.glicko2_guard_new_partitions()
+  RETURNS event_trigger
+  LANGUAGE plpgsql
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  part record;
+  scope record;
+  last record;
+  col_type regtype;
+  args text[];
+  found text;
+  checked regclass[] := '{}';
+  row_guard oid;
+  created boolean := true;
+BEGIN
+  -- (again while a pass guarded a table: its own children come next)
+  WHILE created LOOP
+    created := false;
+    FOR part IN
+      SELECT DISTINCT ON (tree.r, pt.tgname) tree.r::regclass AS rel, pt.tgname, pt.tgtype::int AS tgtype,
+             pt.oid AS parent_guard
+      FROM glicko2_internal.glicko2_new_tables() tree(r)
+      JOIN pg_class r ON r.oid = tree.r
+      JOIN pg_inherits i ON i.inhrelid = tree.r
+      JOIN pg_trigger pt ON pt.tgrelid = i.inhparent
+                        AND pt.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
+      WHERE CASE WHEN r.relispartition
+                 -- (a partition: the parent's TRUNCATE guard, where its row guard is cloned
+                 -- and enabled; a foreign table can have no TRUNCATE trigger)
+                 THEN (pt.tgtype::int & 32) <> 0 AND r.relkind <> 'f'
+                      AND EXISTS (SELECT FROM pg_trigger rg
+                                  WHERE rg.tgrelid = tree.r AND rg.tgparentid <> 0 AND rg.tgenabled IN ('O', 'A')
+                                    AND rg.tgfoid = pt.tgfoid)
+                      AND NOT EXISTS (SELECT FROM pg_trigger x
+                                      WHERE x.tgrelid = tree.r AND (x.tgtype::int & 32) <> 0
+                                        AND x.tgfoid = pt.tgfoid)
+                 -- (an inheritance child: each enabled unconditional guard of the parent
+                 -- whose events it lacks at that level)
+                 ELSE pt.tgenabled IN ('O', 'A') AND (pt.tgtype::int & 2) <> 0 AND pt.tgqual IS NULL
+                      AND cardinality(pt.tgattr::int2[]) = 0
+                      AND NOT (r.relkind = 'f' AND (pt.tgtype::int & 32) <> 0)
+                      AND NOT EXISTS (SELECT FROM pg_trigger x
+                                      WHERE x.tgrelid = tree.r AND x.tgfoid = pt.tgfoid
+                                        AND (x.tgtype::int & pt.tgtype::int & 60) <> 0
+                                        AND (x.tgtype::int & 1) = (pt.tgtype::int & 1))
+            END
+      ORDER BY tree.r, pt.tgname
+    LOOP
+      SELECT coalesce(array_agg(quote_literal(a.arg) ORDER BY a.n), '{}') INTO args
+      FROM unnest(glicko2_internal.glicko2_trigger_args(part.parent_guard)) WITH ORDINALITY a(arg, n);
+      EXECUTE format('CREATE TRIGGER %I BEFORE %s ON %s FOR EACH %s EXECUTE FUNCTION @extschema@.glicko2_refuse_closed_games(%s)',
+                     part.tgname,
+                     array_to_string(ARRAY[CASE WHEN part.tgtype & 4 <> 0 THEN 'INSERT' END,
+                                           CASE WHEN part.tgtype & 16 <> 0 THEN 'UPDATE' END,
+                                           CASE WHEN part.tgtype & 8 <> 0 THEN 'DELETE' END,
+                                           CASE WHEN part.tgtype & 32 <> 0 THEN 'TRUNCATE' END], ' OR '),
+                     part.rel, CASE WHEN part.tgtype & 1 <> 0 THEN 'ROW' ELSE 'STATEMENT' END,
+                     array_to_string(args, ', '));
+      created := true;
+      -- Games of a closed period already there: refused (once per table, by its row guard's scope).
+      SELECT t.oid INTO row_guard FROM pg_trigger t
+      WHERE t.tgrelid = part.rel AND (t.tgtype::int & 1) <> 0 AND t.tgenabled IN ('O', 'A')
+        AND t.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
+      ORDER BY t.oid LIMIT 1;
+      CONTINUE WHEN row_guard IS NULL OR part.rel = ANY (checked);
+      checked := checked || part.rel;
+      scope := @extschema@.glicko2_guard_scope(row_guard);
+      col_type := NULL;
+      FOR last IN
+        SELECT DISTINCT ON (c.ratings) c.ratings, c.period
+        FROM @extschema@.glicko2_closes c
+        WHERE c.ratings = ANY (scope.named) OR c.games_table = ANY (scope.games)
+        ORDER BY c.ratings, c.close_number DESC
+      LOOP
+        col_type := coalesce(col_type, glicko2_internal.glicko2_column_type(part.rel, scope.period_column, 'period_column'));
+        EXECUTE format('SELECT CAST(g.%1$I AS text) FROM %2$s g WHERE g.%1$I <= CAST($1 AS %3$s) ORDER BY g.%1$I LIMIT 1',
+                       scope.period_column, part.rel, col_type)
+          INTO found USING last.period;
+        IF found IS NOT NULL THEN
+          RAISE EXCEPTION '% % refused: it holds games of period %, and % has closed period %',
+                          CASE WHEN (SELECT c.relispartition FROM pg_class c WHERE c.oid = part.rel)
+                               THEN 'partition' ELSE 'inheritance child' END,
+                          part.rel, found, last.ratings, last.period
+            USING ERRCODE = '55000',
+                  DETAIL = 'Games of a closed period attached below a guarded table would never be rated.',
+                  HINT = 'Write them to an open period, or lift the guard (ALTER TABLE ... DISABLE TRIGGER refuse_closed_games) to attach them and recompute.';
+        END IF;
+      END LOOP;
+    END LOOP;
+  END LOOP;
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_guard_new_partitions() IS
+  'Event trigger function (ddl_command_end of CREATE TABLE and ALTER TABLE): gives each partition or inheritance child created in or attached to a guarded table the guards of its parent it lacks, and refuses one that holds games of a closed period';
+CREATE EVENT TRIGGER glicko2_guard_new_partitions ON ddl_command_end
+  WHEN TAG IN ('CREATE TABLE', 'ALTER TABLE')
+  EXECUTE FUNCTION glicko2_internal.glicko2_guard_new_partitions();
+COMMENT ON EVENT TRIGGER glicko2_guard_new_partitions IS
+  'Guards partitions and inheritance children created in or attached to a guarded table (glicko2_guard_new_partitions)';

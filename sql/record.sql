@@ -1,0 +1,86 @@
+------------------------------------------------------------------------------
+-- The record of closes (glicko2_closes), one row per period closed
+------------------------------------------------------------------------------
+
+-- One row per (ratings table, period) closed.  The primary key makes a
+-- period close at most once, and the unique close_number (1, 2, ... per
+-- ratings table) makes two closes that saw the same history collide, even
+-- where a REPEATABLE READ snapshot could not see the other one.
+CREATE TABLE glicko2_closes (
+  ratings      regclass    NOT NULL,
+  period       text        NOT NULL,
+  close_number bigint      NOT NULL CHECK (close_number > 0),
+  games_table  regclass    NOT NULL,
+  closed_at    timestamptz NOT NULL,
+  closed_by    name        NOT NULL,
+  players      bigint      NOT NULL CHECK (players >= 0),
+  played       bigint      NOT NULL CHECK (played >= 0),
+  new_players  bigint      NOT NULL CHECK (new_players >= 0),
+  games        bigint      NOT NULL CHECK (games >= 0),
+  tau          float8      NOT NULL,
+  max_rd       float8,
+  unguarded    boolean     NOT NULL DEFAULT false,
+  advantage    float8      NOT NULL DEFAULT 0,
+  home_column  name,
+  PRIMARY KEY (ratings, period),
+  UNIQUE (ratings, close_number)
+);
+COMMENT ON TABLE glicko2_closes IS
+  'Record of every close (glicko2_close_period, glicko2_close_matches): one row per (ratings table, period), in close order by close_number; dumped by pg_dump';
+COMMENT ON COLUMN glicko2_closes.ratings IS 'The ratings table closed';
+COMMENT ON COLUMN glicko2_closes.period IS 'The period closed, as text of the games'' period column type';
+COMMENT ON COLUMN glicko2_closes.close_number IS '1 for the first close of this ratings table, then 2, 3, ...';
+COMMENT ON COLUMN glicko2_closes.games_table IS 'The games table or view (or matches table) the period was read from';
+COMMENT ON COLUMN glicko2_closes.closed_at IS 'When the close ran (clock time at its end; it is visible from its commit)';
+COMMENT ON COLUMN glicko2_closes.closed_by IS 'The role that ran the close';
+COMMENT ON COLUMN glicko2_closes.players IS 'Players moved on by one period: played + idle, new ones included';
+COMMENT ON COLUMN glicko2_closes.played IS 'Players with at least one game in the period (new ones included)';
+COMMENT ON COLUMN glicko2_closes.new_players IS 'Players added to the ratings table by this close';
+COMMENT ON COLUMN glicko2_closes.games IS 'Rows of the games (or matches) table rated';
+COMMENT ON COLUMN glicko2_closes.tau IS 'System constant tau used';
+COMMENT ON COLUMN glicko2_closes.max_rd IS 'RD cap of idle players (NULL: no cap)';
+COMMENT ON COLUMN glicko2_closes.advantage IS 'Home / first-move advantage in rating points given to the side that home_column marked (0: none)';
+COMMENT ON COLUMN glicko2_closes.home_column IS 'The games'' boolean column saying which side had the advantage (NULL: none); glicko2_recompute closes again with it';
+COMMENT ON COLUMN glicko2_closes.unguarded IS 'Closed with unguarded => true while a table the games were read from had no guard trigger covering the close: a game written later to a closed period may never be rated';
+
+SELECT pg_catalog.pg_extension_config_dump('glicko2_closes', '');
+
+-- Anyone may read the record; a row may be added only by a role that may
+-- update the ratings table it names (so nobody can block another's closes).
+ALTER TABLE glicko2_closes ENABLE ROW LEVEL SECURITY;
+CREATE POLICY glicko2_closes_read ON glicko2_closes FOR SELECT USING (true);
+CREATE POLICY glicko2_closes_record ON glicko2_closes FOR INSERT
+  WITH CHECK (pg_catalog.has_table_privilege(ratings::pg_catalog.oid, 'UPDATE'));
+GRANT SELECT, INSERT ON glicko2_closes TO PUBLIC;
+
+-- A dropped ratings table's closes go with it: its ratings are gone, and a
+-- table created later with its OID must not find them as its own.  (The
+-- guard also ignores closes of a table that no longer exists, should one
+-- be dropped while event triggers are off.)  Closes of a dropped games
+-- table stay: they are the ratings table's history and keep its periods
+-- closed.  Anyone may delete a close whose ratings table no longer exists,
+-- as the dropping role no longer has a privilege on it to show.
+CREATE POLICY glicko2_closes_forget ON glicko2_closes FOR DELETE
+  USING (NOT EXISTS (SELECT FROM pg_catalog.pg_class r WHERE r.oid OPERATOR(pg_catalog.=) ratings::pg_catalog.oid));
+COMMENT ON POLICY glicko2_closes_forget ON glicko2_closes IS
+  'glicko2_forget_dropped deletes the closes of a dropped ratings table: allowed to every role';
+GRANT DELETE ON glicko2_closes TO PUBLIC;
+
+CREATE FUNCTION glicko2_internal.glicko2_forget_dropped()
+  RETURNS event_trigger
+  LANGUAGE plpgsql
+  SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+  DELETE FROM @extschema@.glicko2_closes c
+  WHERE c.ratings::oid IN (SELECT d.objid FROM pg_event_trigger_dropped_objects() d
+                           WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
+                             AND d.object_type IN ('table', 'foreign table'));
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_forget_dropped() IS
+  'Event trigger function (sql_drop): deletes from glicko2_closes the closes of every dropped ratings table';
+CREATE EVENT TRIGGER glicko2_forget_dropped ON sql_drop
+  EXECUTE FUNCTION glicko2_internal.glicko2_forget_dropped();
+COMMENT ON EVENT TRIGGER glicko2_forget_dropped IS
+  'Deletes the closes of dropped ratings tables (glicko2_forget_dropped)';
