@@ -37,11 +37,11 @@ DOCS = $(wildcard docs/*.md)
 
 # Tests live in test/ (sql/, expected/, specs/), as in pgvector.
 REGRESS = $(patsubst test/sql/%.sql,%,$(sort $(wildcard test/sql/*.sql)))
-# fresh_fmgr needs test/helper (test-only, not shipped) installed in the
-# server: NO_TEST_HELPER=1 leaves it out where that cannot be (the Debian
+# aggregate_fresh_fmgr needs test/helper (test-only, not shipped) installed
+# in the server: NO_TEST_HELPER=1 leaves it out where that cannot be (the Debian
 # package build; test.sh installs the helper and runs everything).
 ifdef NO_TEST_HELPER
-REGRESS := $(filter-out fresh_fmgr,$(REGRESS))
+REGRESS := $(filter-out aggregate_fresh_fmgr,$(REGRESS))
 endif
 REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 ISOLATION = $(patsubst test/specs/%.spec,%,$(sort $(wildcard test/specs/*.spec)))

@@ -28,7 +28,7 @@ count() { # name status
 echo "== build"
 make -s clean
 make -s -C test/helper clean
-# test/helper: a test-only module (test/sql/fresh_fmgr.sql), installed into
+# test/helper: a test-only module (test/sql/aggregate_fresh_fmgr.sql), installed into
 # the server under test but not part of the extension.
 # GLICKO2_INSTALLED=1: test the extension as already installed (a Debian
 # package, debian/tests): build and install only the helper.

@@ -31,7 +31,7 @@ PRIVATE_PG_PORT=55433 private_pg_start "$dir" \
   --suppressions="$PWD/tools/valgrind.supp" --log-file="$dir/vg/%p.log" || exit 1
 
 # Valgrind slows a backend some 20-50 times: give the tests time.
-# VALGRIND_REGRESS="fresh_fmgr deferred": only those regression tests.
+# VALGRIND_REGRESS="aggregate_fresh_fmgr aggregate_deferred": only those regression tests.
 if [ -n "${VALGRIND_RUN:-}" ]; then
   PGOPTIONS="-c statement_timeout=0" bash -c "$VALGRIND_RUN" >"$dir/installcheck.log" 2>&1
 else
