@@ -45,7 +45,7 @@ DECLARE
 BEGIN
   -- Fairness, once (not timed; rolled back like the timed runs).
   BEGIN
-    CREATE TEMP TABLE pairs AS SELECT * FROM glicko2_pair('queue', player_type => NULL::bigint);
+    CREATE TEMP TABLE pairs AS SELECT * FROM glicko2_pair_typed('queue', NULL::bigint);
     SELECT 'glicko2_pair(queue) (max_gap 100, widen 5)' AS what, count(*) AS games,
            (SELECT count(*) FROM queue) AS left_waiting, avg(abs(p_win - 0.5)) AS mean_unfair,
            max(abs(p_win - 0.5)) AS worst_unfair, max(gap) AS largest_gap INTO f FROM pairs;
@@ -54,7 +54,7 @@ BEGIN
   END;
   INSERT INTO fairness VALUES (f.what, f.games, f.left_waiting, f.mean_unfair, f.worst_unfair, f.largest_gap);
   BEGIN
-    CREATE TEMP TABLE lobbies AS SELECT * FROM glicko2_lobbies('lobby_queue', 5, player_type => NULL::bigint);
+    CREATE TEMP TABLE lobbies AS SELECT * FROM glicko2_lobbies_typed('lobby_queue', 5, NULL::bigint);
     SELECT 'glicko2_lobbies(lobby_queue, 5) (max_gap 200, widen 5)' AS what, count(DISTINCT lobby) AS games,
            (SELECT count(*) FROM lobby_queue) AS left_waiting, avg(abs(p_win - 0.5)) AS mean_unfair,
            max(abs(p_win - 0.5)) AS worst_unfair,
@@ -75,7 +75,7 @@ BEGIN
     -- kept in variables, which a rollback does not touch)
     BEGIN
       t := clock_timestamp();
-      PERFORM count(*) FROM glicko2_pair('queue', player_type => NULL::bigint);
+      PERFORM count(*) FROM glicko2_pair_typed('queue', NULL::bigint);
       ms := 1000 * extract(epoch FROM clock_timestamp() - t);
       RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'undo';
     EXCEPTION WHEN raise_exception THEN NULL;
@@ -105,7 +105,7 @@ BEGIN
 
     BEGIN
       t := clock_timestamp();
-      PERFORM count(*) FROM glicko2_lobbies('lobby_queue', 5, player_type => NULL::bigint);
+      PERFORM count(*) FROM glicko2_lobbies_typed('lobby_queue', 5, NULL::bigint);
       ms := 1000 * extract(epoch FROM clock_timestamp() - t);
       RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'undo';
     EXCEPTION WHEN raise_exception THEN NULL;

@@ -20,7 +20,7 @@ INSERT INTO lobby_queue SELECT * FROM queue;
 
 -- Everyone paired (no gap limit), three ways.
 CREATE TEMP TABLE pairs_optimal AS
-  SELECT p_win FROM glicko2_pair('everyone', player_type => NULL::int, max_gap => NULL, widen => 0);
+  SELECT p_win FROM glicko2_pair_typed('everyone', NULL::int, max_gap => NULL, widen => 0);
 -- Random: one shuffle, split into consecutive pairs.
 CREATE TEMP TABLE shuffled AS SELECT rating, row_number() OVER (ORDER BY random()) AS k FROM queue;
 CREATE TEMP TABLE pairs_random AS
@@ -51,14 +51,14 @@ GROUP BY o, method ORDER BY o;
 
 -- A real tick: the defaults (a gap of at most 100 points, widening by 5 a
 -- second waited), rows locked and deleted in this transaction.
-CREATE TEMP TABLE tick AS SELECT * FROM glicko2_pair('queue', player_type => NULL::int);
+CREATE TEMP TABLE tick AS SELECT * FROM glicko2_pair_typed('queue', NULL::int);
 \echo 'One tick of glicko2_pair(''queue'') (max_gap 100, widen 5 a second):'
 SELECT count(*) AS pairs, (SELECT count(*) FROM queue) AS "left waiting",
        round(avg(abs(p_win - 0.5))::numeric, 4) AS "mean |p - 0.5|", round(max(gap)::numeric, 1) AS "largest gap"
 FROM tick;
 
 -- 5v5: lobbies of ten similar players, each split by glicko2_balance.
-CREATE TEMP TABLE lobbies AS SELECT * FROM glicko2_lobbies('lobby_queue', 5, player_type => NULL::int);
+CREATE TEMP TABLE lobbies AS SELECT * FROM glicko2_lobbies_typed('lobby_queue', 5, NULL::int);
 \echo '5v5 lobbies from the same 1000 players (glicko2_lobbies(''queue'', 5)):'
 SELECT count(DISTINCT lobby) AS lobbies, count(*) AS players,
        round(avg(abs(p_win - 0.5))::numeric, 5) AS "mean |p - 0.5|",

@@ -600,7 +600,7 @@ class Fuzzer:
             return rng.choice(['0', '1', '4294967295', "'pg_class'::regclass::oid", 'NULL::oid',
                                "(SELECT min(oid) FROM pg_trigger)"])
         if typ == 'anyelement':
-            if argname in ('player_type', 'key_type') and good:
+            if good and proc['name'] in ('glicko2_pair_typed', 'glicko2_lobbies_typed'):   # the ids' type
                 return 'NULL::text' if w.kind in ('textkey', 'wrong') else rng.choice(['NULL::bigint', 'NULL::int'])
             if argname == 'player':
                 return rng.choice(['1::bigint', '3::bigint', "'1'::text", 'NULL::bigint', '1', '-1::bigint',
@@ -1065,13 +1065,14 @@ class Fuzzer:
                 return dict(kind='partial', sqlstate='-',
                             message=f'{proc} recorded {rec[0]} players of {len(rat)}, left {len(stale)} rows unwritten '
                                     f'(e.g. {sorted(stale)[:3]})')
-        if proc in ('glicko2_pair', 'glicko2_lobbies') and 'queue' in before_keys and plan['op'] == 'call':
+        if proc in ('glicko2_pair', 'glicko2_lobbies', 'glicko2_pair_typed', 'glicko2_lobbies_typed') \
+                and 'queue' in before_keys and plan['op'] == 'call':
             rel = w.rels['queue']
             m = re.search(r"\(\s*'([^']*(?:''[^']*)*)'::regclass", plan['sql'])
             if m and m.group(1).replace("''", "'") == rel:
                 gone = set(before_keys['queue']) - set(after_keys.get('queue', {}))
                 n = result[0][0] if result else 0
-                per_row = 2 if proc == 'glicko2_pair' else 1
+                per_row = 2 if proc.startswith('glicko2_pair') else 1
                 if len(gone) != n * per_row:
                     return dict(kind='partial', sqlstate='-',
                                 message=f'{proc} returned {n} rows but deleted {len(gone)} queue rows')

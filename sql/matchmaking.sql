@@ -23,13 +23,14 @@ CREATE FUNCTION glicko2_internal.glicko2_row_taken(row_id tid, taken bytea)
 COMMENT ON FUNCTION glicko2_internal.glicko2_row_taken(tid, bytea) IS
   'Internal to glicko2_pair and glicko2_lobbies: whether the row at row_id is in taken, the bitmap of row ids they build (bit block * MaxHeapTuplesPerPage + line pointer - 1, least significant first); the filter of their delete, a sequential scan rather than a TID scan of each row';
 
--- Player ids come back as text (the key's text form, whatever its type), or
--- in the type player_type names (NULL::bigint: the queue key's own type), as
--- jsonb_populate_record's first argument names a row type.  player_type is
--- required where it is given, right after the required arguments: PostgreSQL
--- resolves a polymorphic result from the arguments before expanding defaults
--- and named arguments, so a defaulted or later player_type would not name the
--- type (test matchmaking_queue).
+-- Player ids come back as text (the key's text form, whatever its type) from
+-- glicko2_pair and glicko2_lobbies, and in the type of a NULL given after the
+-- required arguments (NULL::bigint: the queue key's own type) from the _typed
+-- forms, as jsonb_populate_record's first argument names a row type.  Two
+-- names, not overloads, so glicko2_pair('queue', NULL::bigint) has one
+-- reading.  The type argument has no name: PostgreSQL types a polymorphic
+-- result's columns from the arguments in the order written, and a named one
+-- could be written out of its place (test matchmaking_calls).
 CREATE FUNCTION glicko2_pair(queue regclass, max_gap float8 DEFAULT 100, widen float8 DEFAULT 5,
                              player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
                              queued_column name DEFAULT 'queued_at')
@@ -39,19 +40,19 @@ CREATE FUNCTION glicko2_pair(queue regclass, max_gap float8 DEFAULT 100, widen f
   AS 'MODULE_PATHNAME', 'glicko2_pair_sql'
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION glicko2_pair(regclass, float8, float8, name, name, name) IS
-  'Pairs the waiting players of a queue table (player_id, rating glicko2_rating, queued_at timestamptz) for one-on-one games: the most pairs, then the least sum of squared rating gaps, optimal over the whole pool; a pair''s gap at most max_gap + widen * seconds waited for both (and anyone rated between); player_a is the higher rated, p_win its glicko2_win_probability; player ids as text (glicko2_pair(queue, player_type => NULL::bigint, ...): in the key''s own type); locks with SKIP LOCKED and deletes the paired rows in the calling transaction';
+  'Pairs the waiting players of a queue table (player_id, rating glicko2_rating, queued_at timestamptz) for one-on-one games: the most pairs, then the least sum of squared rating gaps, optimal over the whole pool; a pair''s gap at most max_gap + widen * seconds waited for both (and anyone rated between); player_a is the higher rated, p_win its glicko2_win_probability; player ids as text (glicko2_pair_typed: in the key''s own type); locks with SKIP LOCKED and deletes the paired rows in the calling transaction';
 
-CREATE FUNCTION glicko2_pair(queue regclass, player_type anyelement,
-                             max_gap float8 DEFAULT 100, widen float8 DEFAULT 5,
-                             player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
-                             queued_column name DEFAULT 'queued_at')
+CREATE FUNCTION glicko2_pair_typed(queue regclass, anyelement,
+                                   max_gap float8 DEFAULT 100, widen float8 DEFAULT 5,
+                                   player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
+                                   queued_column name DEFAULT 'queued_at')
   RETURNS TABLE (player_a anyelement, player_b anyelement, p_win float8, gap float8,
                  rating_a glicko2_rating, rating_b glicko2_rating,
                  waited_a interval, waited_b interval)
-  AS 'MODULE_PATHNAME', 'glicko2_pair_sql'
+  AS 'MODULE_PATHNAME', 'glicko2_pair_typed_sql'
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION glicko2_pair(regclass, anyelement, float8, float8, name, name, name) IS
-  'glicko2_pair(queue, ...) with the player ids in the type player_type names (NULL::bigint): the queue key''s own type, or text; player_type right after queue';
+COMMENT ON FUNCTION glicko2_pair_typed(regclass, anyelement, float8, float8, name, name, name) IS
+  'glicko2_pair(queue, ...) with the player ids in the type of the second argument, a NULL written positionally (glicko2_pair_typed(queue, NULL::bigint, max_gap => ...)): the queue key''s own type, or text';
 
 CREATE FUNCTION glicko2_lobbies(queue regclass, team_size int, teams int DEFAULT 2,
                                 max_gap float8 DEFAULT 200, widen float8 DEFAULT 5,
@@ -61,14 +62,14 @@ CREATE FUNCTION glicko2_lobbies(queue regclass, team_size int, teams int DEFAULT
   AS 'MODULE_PATHNAME', 'glicko2_lobbies_sql'
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION glicko2_lobbies(regclass, int, int, float8, float8, name, name, name, text) IS
-  'Forms lobbies of teams * team_size players from a queue table (player_id, rating glicko2_rating, queued_at timestamptz): runs of similar rating, the most lobbies then the least sum of squared spreads, each spread at most max_gap + widen * seconds waited for every member; each split by glicko2_balance with the method; p_win is the team''s glicko2_team_win_probability of the method against the other team (''sum'', ''mean'' with more teams: the mean over the other teams; ''composite'', ''individual'': against all the lobby''s other players); player ids as text (glicko2_lobbies(queue, team_size, player_type => NULL::bigint, ...): in the key''s own type); locks with SKIP LOCKED and deletes the placed rows in the calling transaction';
+  'Forms lobbies of teams * team_size players from a queue table (player_id, rating glicko2_rating, queued_at timestamptz): runs of similar rating, the most lobbies then the least sum of squared spreads, each spread at most max_gap + widen * seconds waited for every member; each split by glicko2_balance with the method; p_win is the team''s glicko2_team_win_probability of the method against the other team (''sum'', ''mean'' with more teams: the mean over the other teams; ''composite'', ''individual'': against all the lobby''s other players); player ids as text (glicko2_lobbies_typed: in the key''s own type); locks with SKIP LOCKED and deletes the placed rows in the calling transaction';
 
-CREATE FUNCTION glicko2_lobbies(queue regclass, team_size int, player_type anyelement, teams int DEFAULT 2,
-                                max_gap float8 DEFAULT 200, widen float8 DEFAULT 5,
-                                player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
-                                queued_column name DEFAULT 'queued_at', method text DEFAULT 'sum')
+CREATE FUNCTION glicko2_lobbies_typed(queue regclass, team_size int, anyelement, teams int DEFAULT 2,
+                                      max_gap float8 DEFAULT 200, widen float8 DEFAULT 5,
+                                      player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
+                                      queued_column name DEFAULT 'queued_at', method text DEFAULT 'sum')
   RETURNS TABLE (lobby int, team int, player_id anyelement, rating glicko2_rating, p_win float8, waited interval)
-  AS 'MODULE_PATHNAME', 'glicko2_lobbies_sql'
+  AS 'MODULE_PATHNAME', 'glicko2_lobbies_typed_sql'
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION glicko2_lobbies(regclass, int, anyelement, int, float8, float8, name, name, name, text) IS
-  'glicko2_lobbies(queue, team_size, ...) with the player ids in the type player_type names (NULL::bigint): the queue key''s own type, or text; player_type right after team_size';
+COMMENT ON FUNCTION glicko2_lobbies_typed(regclass, int, anyelement, int, float8, float8, name, name, name, text) IS
+  'glicko2_lobbies(queue, team_size, ...) with the player ids in the type of the third argument, a NULL written positionally (glicko2_lobbies_typed(queue, 5, NULL::bigint, teams => ...)): the queue key''s own type, or text';

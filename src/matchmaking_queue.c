@@ -1,6 +1,6 @@
 /*
- * matchmaking_queue.c — the plan glicko2_pair and glicko2_lobbies (in
- * sql/matchmaking.sql) make from the rows they lock in a queue, with the
+ * matchmaking_queue.c — the plan glicko2_pair and glicko2_lobbies (and
+ * their _typed forms, in sql/matchmaking.sql) make from the rows they lock in a queue, with the
  * pairing and grouping of core/matchmaking_math.c and the lobby balance of
  * matchmaking_balance.c.
  */
@@ -367,8 +367,8 @@ queue_column(Oid relid, const char *relname, const char *column,
 
 /*
  * The player column's type (a domain read as its base type) and how the
- * results give it: result_type is the type the call's player_type argument
- * names, text when left out; the key's own type gives the ids as they are,
+ * results give it: result_type is the type of the _typed forms' type
+ * argument, text for the plain forms; the key's own type gives the ids as they are,
  * text gives their text form, any other type is an error.
  */
 static void
@@ -386,11 +386,11 @@ set_key_type(Oid relid, const char *relname, AttrNumber attnum, Oid result_type,
 	if (result_type != key_type && result_type != TEXTOID)
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),
-				errmsg("player_type %s does not match the player column \"%s\" of %s, of type %s",
+				errmsg("player ids of type %s do not match the player column \"%s\" of %s, of type %s",
 					   format_type_be(result_type), get_attname(relid, attnum, false), relname,
 					   format_type_be(column_type)),
 				errdetail("Player ids come back in the queue key's own type or as text."),
-				errhint("Pass player_type => NULL::%s, or leave it out for text.",
+				errhint("Give the ids' type as NULL::%s, or NULL::text.",
 						format_type_be(key_type)));
 	key->type = key_type;
 	key->as_text = result_type != key_type;
@@ -533,6 +533,26 @@ check_not_null(FunctionCallInfo fcinfo, const char *const *names, int n)
 			ereport(ERROR,
 					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					errmsg("%s must not be NULL", names[a]));
+}
+
+/*
+ * The typed forms' type argument (argument arg, written positionally: it
+ * has no name, so PostgreSQL, which types a polymorphic result's columns
+ * from the arguments in the order written, always finds it in its place):
+ * a NULL of the type the ids come back in.  A value is refused, so that
+ * glicko2_lobbies_typed(queue, 5, 3) cannot quietly mean ids of type int in
+ * two teams.
+ */
+static void
+check_id_type(FunctionCallInfo fcinfo, int arg, const char *function, const char *before)
+{
+	if (!PG_ARGISNULL(arg))
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("argument %d of %s must be a NULL of the player ids' type, not a value of type %s",
+					   arg + 1, function, format_type_be(get_fn_expr_argtype(fcinfo->flinfo, arg))),
+				errdetail("Only its type counts: the ids come back in it."),
+				errhint("Write %s(%s, NULL::bigint, ...) with the queue key's type.", function, before));
 }
 
 /*
@@ -708,26 +728,28 @@ take_queue(Oid relid, Oid result_type, int team_size, int teams, GlickoTeamMetho
 }
 
 /*
- * glicko2_pair(queue, [player_type,] max_gap, widen, player_column,
- * rating_column, queued_column): one-on-one games from a queue, one row a
- * pair, the higher rated first; the pairs are deleted from the queue.
+ * glicko2_pair(queue, max_gap, widen, player_column, rating_column,
+ * queued_column) and glicko2_pair_typed(queue, NULL::type, max_gap, ...):
+ * one-on-one games from a queue, one row a pair, the higher rated first; the
+ * pairs are deleted from the queue.
  */
-PG_FUNCTION_INFO_V1(glicko2_pair_sql);
-Datum
-glicko2_pair_sql(PG_FUNCTION_ARGS)
+static Datum
+pair(FunctionCallInfo fcinfo, bool typed)
 {
 	static const char *const names[] = {"queue", NULL, "widen", "player_column",
 	"rating_column", "queued_column"};
 	static const char *const typed_names[] = {"queue", NULL, NULL, "widen", "player_column",
 	"rating_column", "queued_column"};
-	bool		typed = PG_NARGS() == 7;
-	int			o = typed ? 1 : 0;	/* the options follow player_type */
+	int			o = typed ? 1 : 0;	/* the options follow the type */
+	const char *function = typed ? "glicko2_pair_typed" : "glicko2_pair";
 	TupleDesc	desc;
 	Tuplestorestate *store;
 	TakenQueue	q;
 
 	check_not_null(fcinfo, typed ? typed_names : names, PG_NARGS());
-	store = glicko_materialized_result(fcinfo, &desc, "glicko2_pair");
+	if (typed)
+		check_id_type(fcinfo, 1, function, "queue");
+	store = glicko_materialized_result(fcinfo, &desc, function);
 	/* (teams of one: the method is never used) */
 	take_queue(PG_GETARG_OID(0), TupleDescAttr(desc, 0)->atttypid, 1, 2, GLICKO_TEAM_SUM,
 			   PG_ARGISNULL(1 + o) ? INFINITY : PG_GETARG_FLOAT8(1 + o),
@@ -773,6 +795,20 @@ glicko2_pair_sql(PG_FUNCTION_ARGS)
 		key_result_free(&q.key, values[1]);
 	}
 	PG_RETURN_NULL();
+}
+
+PG_FUNCTION_INFO_V1(glicko2_pair_sql);
+Datum
+glicko2_pair_sql(PG_FUNCTION_ARGS)
+{
+	return pair(fcinfo, false);
+}
+
+PG_FUNCTION_INFO_V1(glicko2_pair_typed_sql);
+Datum
+glicko2_pair_typed_sql(PG_FUNCTION_ARGS)
+{
+	return pair(fcinfo, true);
 }
 
 /* Lobby members in result order: lobby, team, best first, then by player. */
@@ -827,22 +863,21 @@ lobby_chance(const QueuedPlayer *const *members, int size, int teams, int team,
 }
 
 /*
- * glicko2_lobbies(queue, team_size, [player_type,] teams, max_gap, widen,
- * player_column, rating_column, queued_column, method): lobbies of teams x
- * team_size from a queue, split by the method's team model, one row a
- * player, with the team's chance (lobby_chance); the players placed are
- * deleted from the queue.
+ * glicko2_lobbies(queue, team_size, teams, max_gap, widen, player_column,
+ * rating_column, queued_column, method) and glicko2_lobbies_typed(queue,
+ * team_size, NULL::type, teams, ...): lobbies of teams x team_size from a
+ * queue, split by the method's team model, one row a player, with the team's
+ * chance (lobby_chance); the players placed are deleted from the queue.
  */
-PG_FUNCTION_INFO_V1(glicko2_lobbies_sql);
-Datum
-glicko2_lobbies_sql(PG_FUNCTION_ARGS)
+static Datum
+lobbies(FunctionCallInfo fcinfo, bool typed)
 {
 	static const char *const names[] = {"queue", "team_size", "teams", NULL, "widen",
 	"player_column", "rating_column", "queued_column", "method"};
 	static const char *const typed_names[] = {"queue", "team_size", NULL, "teams", NULL, "widen",
 	"player_column", "rating_column", "queued_column", "method"};
-	bool		typed = PG_NARGS() == 10;
-	int			o = typed ? 1 : 0;	/* the options follow player_type */
+	int			o = typed ? 1 : 0;	/* the options follow the type */
+	const char *function = typed ? "glicko2_lobbies_typed" : "glicko2_lobbies";
 	TupleDesc	desc;
 	Tuplestorestate *store;
 	TakenQueue	q;
@@ -857,8 +892,10 @@ glicko2_lobbies_sql(PG_FUNCTION_ARGS)
 	GlickoTeamMethod method;
 
 	check_not_null(fcinfo, typed ? typed_names : names, PG_NARGS());
+	if (typed)
+		check_id_type(fcinfo, 2, function, "queue, team_size");
 	method = glicko2_team_method(PG_GETARG_TEXT_PP(8 + o));
-	store = glicko_materialized_result(fcinfo, &desc, "glicko2_lobbies");
+	store = glicko_materialized_result(fcinfo, &desc, function);
 	teams = PG_GETARG_INT32(2 + o);
 	take_queue(PG_GETARG_OID(0), TupleDescAttr(desc, 2)->atttypid, PG_GETARG_INT32(1), teams,
 			   method, PG_ARGISNULL(3 + o) ? INFINITY : PG_GETARG_FLOAT8(3 + o),
@@ -902,4 +939,18 @@ glicko2_lobbies_sql(PG_FUNCTION_ARGS)
 		}
 	}
 	PG_RETURN_NULL();
+}
+
+PG_FUNCTION_INFO_V1(glicko2_lobbies_sql);
+Datum
+glicko2_lobbies_sql(PG_FUNCTION_ARGS)
+{
+	return lobbies(fcinfo, false);
+}
+
+PG_FUNCTION_INFO_V1(glicko2_lobbies_typed_sql);
+Datum
+glicko2_lobbies_typed_sql(PG_FUNCTION_ARGS)
+{
+	return lobbies(fcinfo, true);
 }

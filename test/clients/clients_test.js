@@ -59,7 +59,7 @@ async function checks(database) {
   await client.query('BEGIN');
   await client.query('CREATE TEMP TABLE q (player_id int PRIMARY KEY, rating glicko2_rating NOT NULL, queued_at timestamptz NOT NULL DEFAULT now()) ON COMMIT DROP');
   for (let i = 1; i <= 6; i++) await client.query('INSERT INTO q (player_id, rating) VALUES ($1, $2)', [i, new Rating(1500 + 5 * i, 60)]);
-  const pairs = (await client.query("SELECT player_a, player_b, rating_a, p_win FROM glicko2_pair('q', player_type => NULL::int)")).rows;
+  const pairs = (await client.query("SELECT player_a, player_b, rating_a, p_win FROM glicko2_pair_typed('q', NULL::int)")).rows;
   await client.query('COMMIT');
   check(`${database}: matchmaking round: 3 pairs, int ids, Rating objects`,
     pairs.length === 3 && pairs.every((p) => typeof p.player_a === 'number' && p.rating_a instanceof Rating && p.rating_a.rating === 1500 + 5 * p.player_a), pairs);

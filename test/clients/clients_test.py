@@ -95,7 +95,7 @@ def psycopg_checks(dbname):
             with conn.cursor() as cur:
                 cur.executemany("INSERT INTO queue (player_id, rating) VALUES (%s, %s)",
                                 [(i, Rating(1500 + 5 * i, 60)) for i in range(1, 9)])
-            pairs = conn.execute("SELECT player_a, player_b, rating_a, rating_b, p_win FROM glicko2_pair('queue', player_type => NULL::bigint)").fetchall()
+            pairs = conn.execute("SELECT player_a, player_b, rating_a, rating_b, p_win FROM glicko2_pair_typed('queue', NULL::bigint)").fetchall()
         check(f"{dbname}: matchmaking round: 4 pairs, int ids, Rating objects",
               len(pairs) == 4 and all(type(p[0]) is int and type(p[2]) is Rating and p[2].rating == 1500 + 5 * p[0]
                                       for p in pairs), repr(pairs))

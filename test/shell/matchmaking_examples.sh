@@ -2,9 +2,9 @@
 # matchmaking_examples.sh — every matchmaking example of README.md and
 # docs/*.md runs as written against queues keyed by int, bigint and uuid:
 # the sql blocks of each document that create the queue or call
-# glicko2_pair / glicko2_lobbies run in order, in a database of their own per
-# document and key type, with the examples' bigint (the key type they are
-# written with) read as that type; a fixture of 20 players goes into the
+# glicko2_pair / glicko2_lobbies (or their _typed forms) run in order, in a
+# database of their own per document and key type, with the examples'
+# bigint (the key type they are written with) read as that type; a fixture of 20 players goes into the
 # queue after the block that creates it, and games_to_start (the table the
 # examples insert into) is keyed the same way.  The games inserted must be
 # pairs of the fixture's own ids, in that type.
@@ -21,7 +21,7 @@ n = 0
 for f in files:
     text = open(f, encoding="utf-8").read()
     found = [b for b in re.findall(r"^```sql\n(.*?)^```", text, re.S | re.M)
-             if re.search(r"glicko2_pair\(|glicko2_lobbies\(|CREATE TABLE queue\b", b)]
+             if re.search(r"glicko2_(pair|lobbies)(_typed)?\(|CREATE TABLE queue\b", b)]
     if not found:
         continue
     d = os.path.join(out, os.path.basename(f))

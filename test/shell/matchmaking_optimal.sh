@@ -34,7 +34,7 @@ for pool, n in enumerate(sizes):
 
     values = ",".join(f"({i}, glicko2_rating({ratings[i]!r}, 60), now() - make_interval(secs => {waits[i]!r}))" for i in range(n))
     sql = (f"BEGIN; INSERT INTO queue VALUES {values};"
-           f" SELECT count(*) || ' ' || coalesce(sum(gap * gap), 0) FROM glicko2_pair('queue', player_type => NULL::int, max_gap => {max_gap!r}, widen => {widen!r});"
+           f" SELECT count(*) || ' ' || coalesce(sum(gap * gap), 0) FROM glicko2_pair_typed('queue', NULL::int, max_gap => {max_gap!r}, widen => {widen!r});"
            " ROLLBACK;")
     # On stdin, not -c: psql before 15 shows only the last result of a -c string.
     out = subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-d", db], input=sql,

@@ -14,7 +14,7 @@ INSERT INTO queue VALUES (1, glicko2_rating(1000, 60), now()), (2, glicko2_ratin
                          (3, glicko2_rating(1100, 60), now()), (4, glicko2_rating(1190, 60), now());
 SELECT player_a, player_b, gap, round(p_win::numeric, 6) AS p_win,
        p_win = glicko2_win_probability(rating_a, rating_b) AS p_is_win_probability, waited_a, waited_b
-FROM glicko2_pair('queue', player_type => NULL::bigint, max_gap => 100, widen => 0);
+FROM glicko2_pair_typed('queue', NULL::bigint, max_gap => 100, widen => 0);
 -- The paired rows are gone from the queue, in this transaction.
 SELECT count(*) AS left_in_queue FROM queue;
 ROLLBACK;
@@ -23,7 +23,7 @@ BEGIN;
 -- max_gap 50: 1000 (alone) waits; 1090-1100 pair; 1190 waits.
 INSERT INTO queue VALUES (1, glicko2_rating(1000, 60), now()), (2, glicko2_rating(1090, 60), now()),
                          (3, glicko2_rating(1100, 60), now()), (4, glicko2_rating(1190, 60), now());
-SELECT player_a, player_b, gap FROM glicko2_pair('queue', player_type => NULL::bigint, max_gap => 50, widen => 0);
+SELECT player_a, player_b, gap FROM glicko2_pair_typed('queue', NULL::bigint, max_gap => 50, widen => 0);
 SELECT player_id FROM queue ORDER BY player_id;
 -- A rollback puts every player back: nothing is lost.
 ROLLBACK;
@@ -34,14 +34,14 @@ BEGIN;
 -- both, 200: a pair.  The tolerance is each player's: a pair needs both.
 INSERT INTO queue VALUES (1, glicko2_rating(1000, 60), now() - interval '30 s'),
                          (2, glicko2_rating(1190, 60), now() - interval '10 s');
-SELECT count(*) AS pairs_when_one_waited_10s FROM glicko2_pair('queue', player_type => NULL::bigint, max_gap => 100, widen => 5);
+SELECT count(*) AS pairs_when_one_waited_10s FROM glicko2_pair_typed('queue', NULL::bigint, max_gap => 100, widen => 5);
 UPDATE queue SET queued_at = now() - interval '20 s' WHERE player_id = 2;
-SELECT player_a, player_b, gap, waited_a, waited_b FROM glicko2_pair('queue', player_type => NULL::bigint, max_gap => 100, widen => 5);
+SELECT player_a, player_b, gap, waited_a, waited_b FROM glicko2_pair_typed('queue', NULL::bigint, max_gap => 100, widen => 5);
 -- NULL max_gap: no limit at all.
 INSERT INTO queue VALUES (5, glicko2_rating(0, 60), now()), (6, glicko2_rating(3000, 60), now());
-SELECT player_a, player_b, gap FROM glicko2_pair('queue', player_type => NULL::bigint, max_gap => NULL, widen => 0);
+SELECT player_a, player_b, gap FROM glicko2_pair_typed('queue', NULL::bigint, max_gap => NULL, widen => 0);
 -- An empty queue gives no pairs.
-SELECT count(*) AS from_empty_queue FROM glicko2_pair('queue', player_type => NULL::bigint);
+SELECT count(*) AS from_empty_queue FROM glicko2_pair_typed('queue', NULL::bigint);
 ROLLBACK;
 
 -- waited is now() - queued_at to the microsecond, whole days justified out
@@ -54,7 +54,7 @@ SELECT * FROM (VALUES (1, now() - interval '3 days 4 hours 5.000006 s'), (2, now
 INSERT INTO queue SELECT player_id, glicko2_rating(1500 + 50 * player_id, 60), queued_at FROM joined;
 SELECT p.player_a, p.waited_a, p.waited_a::text = (now() - a.queued_at)::text AS a_is_now_minus_queued,
        p.player_b, p.waited_b, p.waited_b::text = (now() - b.queued_at)::text AS b_is_now_minus_queued
-FROM glicko2_pair('queue', player_type => NULL::bigint, max_gap => NULL, widen => 0) p
+FROM glicko2_pair_typed('queue', NULL::bigint, max_gap => NULL, widen => 0) p
 JOIN joined a ON a.player_id = p.player_a
 JOIN joined b ON b.player_id = p.player_b
 ORDER BY p.player_a;
@@ -66,7 +66,7 @@ CREATE TABLE waiting (who text PRIMARY KEY, r glicko2_rating, since timestamptz)
 BEGIN;
 INSERT INTO waiting SELECT 'p' || i, glicko2_rating(1500 + 10 * i * i, 80), now() FROM generate_series(1, 9) i;
 SELECT player_a, player_b, gap
-FROM glicko2_pair('waiting', player_type => NULL::text, max_gap => 1000, widen => 0, player_column => 'who', rating_column => 'r', queued_column => 'since');
+FROM glicko2_pair_typed('waiting', NULL::text, max_gap => 1000, widen => 0, player_column => 'who', rating_column => 'r', queued_column => 'since');
 SELECT who AS left_waiting FROM waiting;
 ROLLBACK;
 -- Ids of every length come back whole: short, 200 bytes (past a one-byte
@@ -84,7 +84,7 @@ FROM long_ids ORDER BY 1;
 CREATE TEMP TABLE before ON COMMIT DROP AS SELECT * FROM long_ids;
 SELECT length(p.player_a) AS length_a, p.player_a = a.who AND p.rating_a = a.r AS a_whole,
        length(p.player_b) AS length_b, p.player_b = b.who AND p.rating_b = b.r AS b_whole
-FROM glicko2_pair('long_ids', player_type => NULL::text, max_gap => NULL, widen => 0, player_column => 'who', rating_column => 'r', queued_column => 'since') p
+FROM glicko2_pair_typed('long_ids', NULL::text, max_gap => NULL, widen => 0, player_column => 'who', rating_column => 'r', queued_column => 'since') p
 JOIN before a ON a.who = p.player_a JOIN before b ON b.who = p.player_b
 ORDER BY length_a;
 ROLLBACK;
@@ -96,7 +96,7 @@ ROLLBACK;
 BEGIN;
 INSERT INTO queue SELECT i, glicko2_rating(1000 + 20 * i + (hashint4(i) & 15), 40 + (hashint4(i + 99) & 127)), now()
 FROM generate_series(1, 25) i;
-CREATE TEMP TABLE lobbies AS SELECT * FROM glicko2_lobbies('queue', 2, player_type => NULL::bigint, max_gap => 100, widen => 0,
+CREATE TEMP TABLE lobbies AS SELECT * FROM glicko2_lobbies_typed('queue', 2, NULL::bigint, max_gap => 100, widen => 0,
                                                            method => 'composite');
 SELECT lobby, team, string_agg(player_id::text, ',' ORDER BY player_id) AS players,
        round(min(p_win)::numeric, 4) AS p_win
@@ -129,7 +129,7 @@ BEGIN
     INSERT INTO queue SELECT i, glicko2_rating(1000 + 20 * i + (hashint4(i) & 15), 40 + (hashint4(i + 99) & 127)), now()
     FROM generate_series(1, 25) i;
     INSERT INTO method_lobbies
-    SELECT m, l.* FROM glicko2_lobbies('queue', 2, player_type => NULL::bigint, max_gap => 100, widen => 0, method => m) l;
+    SELECT m, l.* FROM glicko2_lobbies_typed('queue', 2, NULL::bigint, max_gap => 100, widen => 0, method => m) l;
   END LOOP;
   DELETE FROM queue;
 END $$;
@@ -153,16 +153,16 @@ DROP TABLE method_lobbies;
 -- Three teams of two, and a max_gap that no six players fit.
 BEGIN;
 INSERT INTO queue SELECT i, glicko2_rating(1000 + 100 * i, 80), now() FROM generate_series(0, 5) i;
-SELECT count(*) AS players_in_lobbies FROM glicko2_lobbies('queue', 2, player_type => NULL::bigint, teams => 3, max_gap => 400, widen => 0);
+SELECT count(*) AS players_in_lobbies FROM glicko2_lobbies_typed('queue', 2, NULL::bigint, teams => 3, max_gap => 400, widen => 0);
 SELECT lobby, team, string_agg(player_id::text, ',' ORDER BY player_id) AS players, round(min(p_win)::numeric, 6) AS p_win
-FROM glicko2_lobbies('queue', 2, player_type => NULL::bigint, teams => 3, max_gap => 500, widen => 0) GROUP BY lobby, team ORDER BY lobby, team;
+FROM glicko2_lobbies_typed('queue', 2, NULL::bigint, teams => 3, max_gap => 500, widen => 0) GROUP BY lobby, team ORDER BY lobby, team;
 ROLLBACK;
 -- With more than two teams, 'sum' gives a team's chance against each other
 -- team, averaged: here, of uneven ratings and RDs, the mean of its two
 -- glicko2_team_win_probability.
 BEGIN;
 INSERT INTO queue SELECT i, glicko2_rating(1000 + 100 * i + 7 * i * i, 80 + 20 * i), now() FROM generate_series(0, 5) i;
-CREATE TEMP TABLE three AS SELECT * FROM glicko2_lobbies('queue', 2, player_type => NULL::bigint, teams => 3, max_gap => NULL);
+CREATE TEMP TABLE three AS SELECT * FROM glicko2_lobbies_typed('queue', 2, NULL::bigint, teams => 3, max_gap => NULL);
 WITH t AS (SELECT team, array_agg(rating ORDER BY player_id) AS r, min(p_win) AS p_win FROM three GROUP BY team)
 SELECT a.team, abs(a.p_win - avg(glicko2_team_win_probability(a.r, b.r, 'sum'))) < 1e-15 AS mean_of_pairwise
 FROM t a JOIN t b ON b.team <> a.team GROUP BY a.team, a.p_win ORDER BY a.team;
@@ -172,52 +172,52 @@ ROLLBACK;
 \set SHOW_CONTEXT never
 CREATE TABLE loose (player_id int, rating glicko2_rating, queued_at timestamptz);
 INSERT INTO loose VALUES (1, glicko2_rating(), now()), (2, glicko2_rating(), now()), (2, glicko2_rating(), now());
-SELECT * FROM glicko2_pair('loose', player_type => NULL::int);
+SELECT * FROM glicko2_pair_typed('loose', NULL::int);
 DELETE FROM loose WHERE player_id = 2;
 INSERT INTO loose VALUES (3, NULL, now());
-SELECT * FROM glicko2_pair('loose', player_type => NULL::int);
+SELECT * FROM glicko2_pair_typed('loose', NULL::int);
 UPDATE loose SET rating = (1500, 'NaN', 0.06) WHERE player_id = 3;
-SELECT * FROM glicko2_pair('loose', player_type => NULL::int);
+SELECT * FROM glicko2_pair_typed('loose', NULL::int);
 UPDATE loose SET rating = (1500, -1, 0.06) WHERE player_id = 3;
-SELECT * FROM glicko2_lobbies('loose', 1, player_type => NULL::int);
+SELECT * FROM glicko2_lobbies_typed('loose', 1, NULL::int);
 UPDATE loose SET rating = glicko2_rating(), queued_at = NULL WHERE player_id = 3;
-SELECT * FROM glicko2_pair('loose', player_type => NULL::int);
+SELECT * FROM glicko2_pair_typed('loose', NULL::int);
 UPDATE loose SET queued_at = '-infinity' WHERE player_id = 3;
-SELECT * FROM glicko2_pair('loose', player_type => NULL::int);
+SELECT * FROM glicko2_pair_typed('loose', NULL::int);
 UPDATE loose SET queued_at = 'infinity' WHERE player_id = 3;
-SELECT * FROM glicko2_lobbies('loose', 1, player_type => NULL::int);
+SELECT * FROM glicko2_lobbies_typed('loose', 1, NULL::int);
 UPDATE loose SET queued_at = now(), player_id = NULL WHERE player_id = 3;
-SELECT * FROM glicko2_pair('loose', player_type => NULL::int);
+SELECT * FROM glicko2_pair_typed('loose', NULL::int);
 SELECT count(*) AS still_queued FROM loose;
 DELETE FROM loose WHERE player_id IS NULL;
-SELECT * FROM glicko2_lobbies('loose', 0, player_type => NULL::int);
-SELECT * FROM glicko2_lobbies('loose', -3, player_type => NULL::int);
-SELECT * FROM glicko2_lobbies('loose', 2, player_type => NULL::int, teams => 1);
-SELECT * FROM glicko2_lobbies('loose', 2, player_type => NULL::int, teams => 65);
-SELECT * FROM glicko2_lobbies('loose', 1000000000, player_type => NULL::int, teams => 64);
+SELECT * FROM glicko2_lobbies_typed('loose', 0, NULL::int);
+SELECT * FROM glicko2_lobbies_typed('loose', -3, NULL::int);
+SELECT * FROM glicko2_lobbies_typed('loose', 2, NULL::int, teams => 1);
+SELECT * FROM glicko2_lobbies_typed('loose', 2, NULL::int, teams => 65);
+SELECT * FROM glicko2_lobbies_typed('loose', 1000000000, NULL::int, teams => 64);
 -- Lobbies larger than the queue: no lobby, no error.
-SELECT count(*) AS lobbies_of_a_billion FROM glicko2_lobbies('loose', 1000000000, player_type => NULL::int, teams => 2);
-SELECT * FROM glicko2_pair('loose', player_type => NULL::int, max_gap => -1);
-SELECT * FROM glicko2_pair('loose', player_type => NULL::int, max_gap => 'NaN');
-SELECT * FROM glicko2_pair('loose', player_type => NULL::int, widen => 'Infinity');
-SELECT * FROM glicko2_pair('loose', player_type => NULL::int, player_column => 'nobody');
-SELECT * FROM glicko2_pair('loose', player_type => NULL::int, rating_column => 'queued_at');
-SELECT * FROM glicko2_pair('loose', player_type => NULL::int, queued_column => 'rating');
+SELECT count(*) AS lobbies_of_a_billion FROM glicko2_lobbies_typed('loose', 1000000000, NULL::int, teams => 2);
+SELECT * FROM glicko2_pair_typed('loose', NULL::int, max_gap => -1);
+SELECT * FROM glicko2_pair_typed('loose', NULL::int, max_gap => 'NaN');
+SELECT * FROM glicko2_pair_typed('loose', NULL::int, widen => 'Infinity');
+SELECT * FROM glicko2_pair_typed('loose', NULL::int, player_column => 'nobody');
+SELECT * FROM glicko2_pair_typed('loose', NULL::int, rating_column => 'queued_at');
+SELECT * FROM glicko2_pair_typed('loose', NULL::int, queued_column => 'rating');
 SELECT * FROM glicko2_pair(NULL, NULL::int);
 -- Players are taken off by ctid: a view or a partitioned table is refused;
 -- an inheritance parent is read and taken from ONLY itself.
 CREATE VIEW loose_view AS SELECT * FROM loose;
-SELECT * FROM glicko2_pair('loose_view', player_type => NULL::int);
+SELECT * FROM glicko2_pair_typed('loose_view', NULL::int);
 CREATE TABLE parted (player_id int, rating glicko2_rating, queued_at timestamptz) PARTITION BY RANGE (player_id);
-SELECT * FROM glicko2_lobbies('parted', 1, player_type => NULL::int);
+SELECT * FROM glicko2_lobbies_typed('parted', 1, NULL::int);
 CREATE TABLE loose_child () INHERITS (loose);
 INSERT INTO loose_child VALUES (7, glicko2_rating(), now()), (8, glicko2_rating(), now());
 BEGIN;
 INSERT INTO loose VALUES (9, glicko2_rating(), now());
-SELECT player_a, player_b FROM glicko2_pair('loose', player_type => NULL::int);
+SELECT player_a, player_b FROM glicko2_pair_typed('loose', NULL::int);
 SELECT player_id AS child_rows_untouched FROM loose_child ORDER BY 1;
 ROLLBACK;
-SELECT * FROM glicko2_pair('no_such_queue', player_type => NULL::int);
+SELECT * FROM glicko2_pair_typed('no_such_queue', NULL::int);
 SELECT count(*) AS still_queued FROM ONLY loose;
 -- The delete's filter: bit block * MaxHeapTuplesPerPage + line pointer - 1
 -- of the bitmap, least significant first; line pointer 0 and rows beyond the
@@ -238,7 +238,7 @@ SELECT i, glicko2_rating(1000 + 7 * i + CASE WHEN i % 10 = 0 THEN 500 ELSE 0 END
 FROM generate_series(1, 600) i;
 SELECT count(DISTINCT (ctid::text::point)[0]) > 20 AS many_pages FROM paged;
 BEGIN;
-CREATE TEMP TABLE paged_pairs AS SELECT * FROM glicko2_pair('paged', player_type => NULL::int, max_gap => 20, widen => 0);
+CREATE TEMP TABLE paged_pairs AS SELECT * FROM glicko2_pair_typed('paged', NULL::int, max_gap => 20, widen => 0);
 SELECT count(*) AS pairs, (SELECT count(*) FROM paged) AS left_waiting,
        2 * count(*) + (SELECT count(*) FROM paged) = 600 AS nobody_lost,
        NOT EXISTS (SELECT 1 FROM paged WHERE player_id IN
@@ -246,7 +246,7 @@ SELECT count(*) AS pairs, (SELECT count(*) FROM paged) AS left_waiting,
 FROM paged_pairs;
 ROLLBACK;
 SELECT count(*) AS all_back FROM paged;
--- Ids come back in the queue key's own type (player_type names it):
+-- Ids come back in the queue key's own type (the _typed forms' NULL names it):
 -- smallint, int and bigint, extreme values included; a player twice is
 -- named by the type's output.
 CREATE TABLE int_ids (s smallint, i int, b bigint, r glicko2_rating, since timestamptz);
@@ -256,18 +256,18 @@ INSERT INTO int_ids VALUES
   (0, 0, 0, glicko2_rating(1700, 60), now()),
   (-1, -1, -1, glicko2_rating(1705, 60), now());
 BEGIN;
-SELECT player_a, player_b FROM glicko2_pair('int_ids', player_type => NULL::smallint, player_column => 's', rating_column => 'r', queued_column => 'since');
+SELECT player_a, player_b FROM glicko2_pair_typed('int_ids', NULL::smallint, player_column => 's', rating_column => 'r', queued_column => 'since');
 ROLLBACK;
 BEGIN;
-SELECT player_a, player_b FROM glicko2_pair('int_ids', player_type => NULL::int, player_column => 'i', rating_column => 'r', queued_column => 'since');
+SELECT player_a, player_b FROM glicko2_pair_typed('int_ids', NULL::int, player_column => 'i', rating_column => 'r', queued_column => 'since');
 ROLLBACK;
 BEGIN;
-SELECT player_a, player_b FROM glicko2_pair('int_ids', player_type => NULL::bigint, player_column => 'b', rating_column => 'r', queued_column => 'since');
+SELECT player_a, player_b FROM glicko2_pair_typed('int_ids', NULL::bigint, player_column => 'b', rating_column => 'r', queued_column => 'since');
 ROLLBACK;
 INSERT INTO int_ids VALUES (7, -1, 7, glicko2_rating(1800, 60), now());
-SELECT * FROM glicko2_pair('int_ids', player_type => NULL::int, player_column => 'i', rating_column => 'r', queued_column => 'since');
+SELECT * FROM glicko2_pair_typed('int_ids', NULL::int, player_column => 'i', rating_column => 'r', queued_column => 'since');
 UPDATE int_ids SET r = ROW(1800, 0, 0.06)::glicko2_rating WHERE s = 7;
-SELECT player_a FROM glicko2_pair('int_ids', player_type => NULL::smallint, player_column => 's', rating_column => 'r', queued_column => 'since');
+SELECT player_a FROM glicko2_pair_typed('int_ids', NULL::smallint, player_column => 's', rating_column => 'r', queued_column => 'since');
 SELECT count(*) AS int_ids_untouched FROM int_ids;
 
 -- The key's own type, whatever it is: ids go as they are into a table of
@@ -278,34 +278,35 @@ INSERT INTO uuid_queue VALUES ('00000000-0000-0000-0000-00000000000a', glicko2_r
                               ('00000000-0000-0000-0000-00000000000b', glicko2_rating(1510, 60), now()),
                               ('00000000-0000-0000-0000-00000000000c', glicko2_rating(1900, 60), now());
 BEGIN;
-INSERT INTO uuid_games SELECT player_a, player_b FROM glicko2_pair('uuid_queue', player_type => NULL::uuid);
+INSERT INTO uuid_games SELECT player_a, player_b FROM glicko2_pair_typed('uuid_queue', NULL::uuid);
 SELECT * FROM uuid_games;
 SELECT player_id AS left_waiting FROM uuid_queue;
 ROLLBACK;
 BEGIN;
-SELECT lobby, team, player_id, pg_typeof(player_id) FROM glicko2_lobbies('uuid_queue', 1, player_type => NULL::uuid, teams => 3, max_gap => NULL)
+SELECT lobby, team, player_id, pg_typeof(player_id) FROM glicko2_lobbies_typed('uuid_queue', 1, NULL::uuid, teams => 3, max_gap => NULL)
 ORDER BY lobby, team;
 ROLLBACK;
 CREATE DOMAIN player_number AS bigint CHECK (VALUE > 0);
 CREATE TABLE domain_queue (player_id player_number PRIMARY KEY, rating glicko2_rating, queued_at timestamptz);
 INSERT INTO domain_queue VALUES (1, glicko2_rating(1500, 60), now()), (2, glicko2_rating(1520, 60), now());
-SELECT player_a, player_b, pg_typeof(player_a) FROM glicko2_pair('domain_queue', player_type => NULL::bigint);
+SELECT player_a, player_b, pg_typeof(player_a) FROM glicko2_pair_typed('domain_queue', NULL::bigint);
 CREATE TABLE varchar_queue (player_id varchar(10), rating glicko2_rating, queued_at timestamptz);
 INSERT INTO varchar_queue VALUES ('x', glicko2_rating(1500, 60), now()), ('y', glicko2_rating(1520, 60), now()),
                                  ('x', glicko2_rating(1600, 60), now());
-SELECT * FROM glicko2_pair('varchar_queue', player_type => NULL::varchar);
+SELECT * FROM glicko2_pair_typed('varchar_queue', NULL::varchar);
 DELETE FROM varchar_queue WHERE (rating).rating = 1600;
-SELECT player_a, player_b, pg_typeof(player_a) FROM glicko2_pair('varchar_queue', player_type => NULL::varchar);
--- A player_type other than the key's or text is an error naming both, not a cast.
-SELECT * FROM glicko2_pair('domain_queue', player_type => NULL::int);
-SELECT * FROM glicko2_lobbies('queue', 1, player_type => NULL::int);
--- Without player_type (or with NULL::text), ids as text, the key's text form
--- whatever its type: uuid, a domain over bigint, varchar; lobbies alike.
+SELECT player_a, player_b, pg_typeof(player_a) FROM glicko2_pair_typed('varchar_queue', NULL::varchar);
+-- An ids' type other than the key's or text is an error naming both, not a cast.
+SELECT * FROM glicko2_pair_typed('domain_queue', NULL::int);
+SELECT * FROM glicko2_lobbies_typed('queue', 1, NULL::int);
+-- From glicko2_pair and glicko2_lobbies (or a _typed form given NULL::text),
+-- ids as text, the key's text form whatever its type: uuid, a domain over
+-- bigint, varchar; lobbies alike.
 BEGIN;
 SELECT player_a, player_b, pg_typeof(player_a) FROM glicko2_pair('uuid_queue');
 ROLLBACK;
 BEGIN;
-SELECT player_a, player_b, pg_typeof(player_a) FROM glicko2_pair('uuid_queue', player_type => NULL::text);
+SELECT player_a, player_b, pg_typeof(player_a) FROM glicko2_pair_typed('uuid_queue', NULL::text);
 ROLLBACK;
 BEGIN;
 INSERT INTO domain_queue VALUES (11, glicko2_rating(1500, 60), now()), (12, glicko2_rating(1520, 60), now());
@@ -319,8 +320,9 @@ BEGIN;
 SELECT lobby, team, player_id, pg_typeof(player_id) FROM glicko2_lobbies('uuid_queue', 1, 3, max_gap => NULL)
 ORDER BY lobby, team;
 ROLLBACK;
--- SPEC's argument order without player_type: glicko2_pair(queue, max_gap,
--- widen), glicko2_lobbies(queue, team_size, teams, max_gap, ...), positional.
+-- SPEC's argument order: glicko2_pair(queue, max_gap, widen),
+-- glicko2_lobbies(queue, team_size, teams, max_gap, ...), positional
+-- (every form of call: test matchmaking_calls).
 INSERT INTO queue SELECT i, glicko2_rating(1500 + 40 * i, 60), now() FROM generate_series(1, 6) i;
 BEGIN;
 SELECT player_a, player_b, gap FROM glicko2_pair('queue', 50, 0);
@@ -332,7 +334,7 @@ ROLLBACK;
 -- The text ids are the typed ids' text form, row for row.
 BEGIN;
 SELECT array_agg(ROW(player_a::text, player_b::text, p_win) ORDER BY player_a)::text AS typed_pairs
-FROM glicko2_pair('queue', player_type => NULL::bigint) \gset
+FROM glicko2_pair_typed('queue', NULL::bigint) \gset
 ROLLBACK;
 BEGIN;
 SELECT array_agg(ROW(player_a, player_b, p_win) ORDER BY player_a::bigint)::text AS text_pairs
@@ -340,14 +342,7 @@ FROM glicko2_pair('queue') \gset
 ROLLBACK;
 SELECT :'typed_pairs' = :'text_pairs' AS text_is_typed_as_text, :'text_pairs' <> '' AS some_pairs;
 DELETE FROM queue;
--- player_type goes right after the required arguments: PostgreSQL takes the
--- ids' type from the argument in that place (here max_gap's float8), so
--- named later the rows are refused.
-BEGIN;
-INSERT INTO domain_queue VALUES (11, glicko2_rating(1500, 60), now()), (12, glicko2_rating(1520, 60), now());
-SELECT * FROM glicko2_pair('domain_queue', max_gap => NULL, player_type => NULL::bigint);
-ROLLBACK;
 -- A key type with no order to tell players apart.
 CREATE TABLE point_queue (player_id point, rating glicko2_rating, queued_at timestamptz);
-SELECT * FROM glicko2_pair('point_queue', player_type => NULL::point);
+SELECT * FROM glicko2_pair_typed('point_queue', NULL::point);
 SELECT count(*) AS uuid_players_untouched FROM uuid_queue;

@@ -33,7 +33,7 @@ CREATE TABLE d_queue (player_id int UNIQUE DEFERRABLE INITIALLY DEFERRED, rating
                       queued_at timestamptz DEFAULT '2024-01-01');
 BEGIN;
 INSERT INTO d_queue (player_id, rating) VALUES (1, glicko2_rating()), (1, glicko2_rating()), (2, glicko2_rating());
-SELECT * FROM glicko2_pair('d_queue', player_type => NULL::int);
+SELECT * FROM glicko2_pair_typed('d_queue', NULL::int);
 ROLLBACK;
 -- A unique key with INCLUDE columns is one (here for the close).
 CREATE TABLE i_ratings (player_id int NOT NULL, rating glicko2_rating, UNIQUE (player_id) INCLUDE (rating));

@@ -171,11 +171,11 @@ WHERE l.rating <> b.rating AND l.rated_at = '2026-01-02';
 CREATE TABLE queue (player_id bigint PRIMARY KEY, rating glicko2_rating NOT NULL, queued_at timestamptz NOT NULL);
 INSERT INTO queue SELECT i, glicko2_rating(1500 + i, 60), now() FROM generate_series(1, 8) i;
 CREATE RULE keep AS ON DELETE TO queue DO INSTEAD NOTHING;
-SELECT try($$SELECT * FROM glicko2_pair('queue', player_type => NULL::bigint)$$) AS pair_rule,
-       try($$SELECT * FROM glicko2_lobbies('queue', 2, player_type => NULL::bigint)$$) AS lobbies_rule;
+SELECT try($$SELECT * FROM glicko2_pair_typed('queue', NULL::bigint)$$) AS pair_rule,
+       try($$SELECT * FROM glicko2_lobbies_typed('queue', 2, NULL::bigint)$$) AS lobbies_rule;
 DROP RULE keep ON queue;
 CREATE TRIGGER skip BEFORE DELETE ON queue FOR EACH ROW EXECUTE FUNCTION skip();
-SELECT try($$SELECT * FROM glicko2_pair('queue', player_type => NULL::bigint)$$) AS pair_trigger;
+SELECT try($$SELECT * FROM glicko2_pair_typed('queue', NULL::bigint)$$) AS pair_trigger;
 DROP TRIGGER skip ON queue;
 GRANT SELECT, UPDATE, DELETE ON queue TO regress_write_all;
 ALTER TABLE queue ENABLE ROW LEVEL SECURITY;
@@ -183,7 +183,7 @@ CREATE POLICY read_all ON queue FOR SELECT USING (true);
 CREATE POLICY lock_all ON queue FOR UPDATE USING (true);
 CREATE POLICY delete_even ON queue FOR DELETE USING (player_id % 2 = 0);
 SET ROLE regress_write_all;
-SELECT try($$SELECT * FROM glicko2_lobbies('queue', 2, player_type => NULL::bigint)$$) AS lobbies_rls;
+SELECT try($$SELECT * FROM glicko2_lobbies_typed('queue', 2, NULL::bigint)$$) AS lobbies_rls;
 RESET ROLE;
 SELECT count(*) AS still_queued FROM queue;
 
