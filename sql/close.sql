@@ -436,18 +436,12 @@ CREATE FUNCTION glicko2_internal.glicko2_games_check(games regclass, ratings reg
   LANGUAGE plpgsql STABLE PARALLEL SAFE
   SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-  score_type regtype;
 BEGIN
   PERFORM glicko2_internal.glicko2_key_column_check(games, game_player_column, 'game_player_column',
                                                ratings, player_column, key_type),
           glicko2_internal.glicko2_key_column_check(games, opponent_column, 'opponent_column',
-                                               ratings, player_column, key_type);
-  score_type := glicko2_internal.glicko2_column_type(games, score_column, 'score_column');
-  IF score_type NOT IN ('float8', 'float4', 'numeric', 'int2', 'int4', 'int8') THEN
-    RAISE EXCEPTION 'column "%" of % is %, not a number', score_column, games, score_type
-      USING ERRCODE = '42804';
-  END IF;
+                                               ratings, player_column, key_type),
+          glicko2_internal.glicko2_number_column_check(games, score_column, 'score_column');
 END
 $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_games_check(regclass, regclass, name, regtype, name, name, name) IS

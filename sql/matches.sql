@@ -91,7 +91,6 @@ CREATE FUNCTION glicko2_internal.glicko2_match_columns(matches regclass, place_c
 AS $$
 DECLARE
   place_type regtype;
-  weight_type regtype;
 BEGIN
   place_type := glicko2_internal.glicko2_column_type(matches, place_column, 'place_column');
   IF place_type NOT IN ('int2', 'int4', 'int8') THEN
@@ -104,11 +103,7 @@ BEGIN
     weight_column := 'weight';
   END IF;
   IF weight_column IS NOT NULL THEN
-    weight_type := glicko2_internal.glicko2_column_type(matches, weight_column, 'weight_column');
-    IF weight_type NOT IN ('float8', 'float4', 'numeric', 'int2', 'int4', 'int8') THEN
-      RAISE EXCEPTION 'column "%" of % is %, not a number', weight_column, matches, weight_type
-        USING ERRCODE = '42804';
-    END IF;
+    PERFORM glicko2_internal.glicko2_number_column_check(matches, weight_column, 'weight_column');
     weight_sql := format('CAST(g.%I AS float8)', weight_column);
   END IF;
 END

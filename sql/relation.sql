@@ -20,6 +20,16 @@ CREATE FUNCTION glicko2_internal.glicko2_column_type(rel regclass, col name, arg
 COMMENT ON FUNCTION glicko2_internal.glicko2_column_type(regclass, name, text) IS
   'Helper of glicko2_close_period: the type of column col of rel, or an error naming the column and the argument that names it';
 
+-- A score or weight column: a number (float8, float4, numeric or an integer
+-- type; src/relation.c has the one rule, which the live triggers and the
+-- close's pass use too), or an error naming the column and the argument.
+CREATE FUNCTION glicko2_internal.glicko2_number_column_check(rel regclass, col name, argument text)
+  RETURNS void
+  AS 'MODULE_PATHNAME', 'glicko2_number_column_check_sql'
+  LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_internal.glicko2_number_column_check(regclass, name, text) IS
+  'Helper of glicko2_close_period, glicko2_replay and glicko2_close_matches: an error (42804) unless column col of rel is a number (float8, float4, numeric, int2, int4, int8), naming the column; an unknown column is an error naming the argument';
+
 -- Is the column alone a unique key: a valid, immediate, non-partial unique
 -- index or primary key whose one key column it is (the rule of every caller:
 -- the closes here, the live trigger and the matchmaking queue in C).

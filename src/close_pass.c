@@ -870,10 +870,7 @@ glicko_close_pass_run(MemoryContext parent, Oid rating_type, const ClosePassArgs
 	if (pass->advantage)
 		check_column(portal->tupDesc, 3, FLOAT8OID, "the games query", "advantage");
 	pass->score_type = TupleDescAttr(portal->tupDesc, 2)->atttypid;
-	if (pass->form != GAMES_FORM_TERMS &&
-		pass->score_type != FLOAT8OID && pass->score_type != FLOAT4OID &&
-		pass->score_type != NUMERICOID && pass->score_type != INT2OID &&
-		pass->score_type != INT4OID && pass->score_type != INT8OID)
+	if (pass->form != GAMES_FORM_TERMS && !glicko_is_number_type(pass->score_type))
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),
 				errmsg("column 3 of the games query must be a number, not %s",

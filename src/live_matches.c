@@ -51,6 +51,7 @@
 #include "live_rows.h"
 #include "relation.h"
 #include "rating.h"
+#include "team_method.h"
 #include "write_check.h"
 
 /* A column of the matches table: where it is, its type's order. */
@@ -194,8 +195,7 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 	const char *names[N_COLUMNS];
 	const char *matches_name;
 	char	   *other;
-	Oid			place_type,
-				weight_type;
+	Oid			place_type;
 	Oid			types[6];
 
 	glicko_live_options_init(&t->opt);
@@ -236,13 +236,8 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 	if (t->has_weight)
 	{
 		resolve_column(t, COL_WEIGHT, matches, names[COL_WEIGHT], false, e->cxt);
-		weight_type = t->col[COL_WEIGHT].type;
-		if (weight_type != FLOAT8OID && weight_type != FLOAT4OID &&
-			weight_type != NUMERICOID && !glicko_is_integer_type(weight_type))
-			ereport(ERROR,
-					errcode(ERRCODE_DATATYPE_MISMATCH),
-					errmsg("column \"%s\" of %s is %s, not a number", names[COL_WEIGHT],
-						   RelationGetRelationName(matches), format_type_be(weight_type)));
+		glicko_require_number(t->col[COL_WEIGHT].type, names[COL_WEIGHT],
+							  RelationGetRelationName(matches));
 	}
 	require_match_index(e->table_relid, &t->col[COL_MATCH]);
 	t->key_array_type = get_array_type(t->col[COL_PLAYER].type);

@@ -133,12 +133,7 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 	glicko_live_require_type(e->table_relid, t->opponent_attnum, t->key_type, format_type_be(t->key_type));
 	t->key_collation = TupleDescAttr(RelationGetDescr(games), t->player_attnum - 1)->attcollation;
 	t->score_type = get_atttype(e->table_relid, t->score_attnum);
-	if (t->score_type != FLOAT8OID && t->score_type != FLOAT4OID &&
-		t->score_type != NUMERICOID && !glicko_is_integer_type(t->score_type))
-		ereport(ERROR,
-				errcode(ERRCODE_DATATYPE_MISMATCH),
-				errmsg("column \"%s\" of %s is %s, not a number", g->score_column,
-					   RelationGetRelationName(games), format_type_be(t->score_type)));
+	glicko_require_number(t->score_type, g->score_column, RelationGetRelationName(games));
 	glicko_live_require_type(e->table_relid, t->played_at_attnum, TIMESTAMPTZOID, "timestamptz");
 	glicko_live_qualified_equality(t->key_type, "games player");	/* checks it has one */
 	fmgr_info_cxt(lookup_type_cache(t->key_type, TYPECACHE_EQ_OPR_FINFO)->eq_opr_finfo.fn_oid,

@@ -26,6 +26,7 @@
 #include "utils/typcache.h"
 
 #include "rating.h"
+#include "team_method.h"
 
 /* Checking a match compares every pair of its players. */
 #define MAX_MATCH_PLAYERS 10000
@@ -145,26 +146,6 @@ static inline bool
 keys_equal(FmgrInfo *eq, Oid collation, Datum a, Datum b)
 {
 	return DatumGetBool(FunctionCall2Coll(eq, collation, a, b));
-}
-
-/* The method argument of the team functions, or an ERROR. */
-GlickoTeamMethod
-glicko2_team_method(text *method)
-{
-	char	   *m = text_to_cstring(method);
-
-	if (strcmp(m, "sum") == 0)
-		return GLICKO_TEAM_SUM;
-	if (strcmp(m, "mean") == 0)
-		return GLICKO_TEAM_MEAN;
-	if (strcmp(m, "individual") == 0)
-		return GLICKO_TEAM_INDIVIDUAL;
-	if (strcmp(m, "composite") == 0)
-		return GLICKO_TEAM_COMPOSITE;
-	ereport(ERROR,
-			errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			errmsg("method must be 'sum', 'mean', 'individual' or 'composite', not '%s'", m));
-	pg_unreachable();
 }
 
 /*

@@ -17,6 +17,7 @@
 #include "core/matchmaking_math.h"
 #include "matchmaking.h"
 #include "rating.h"
+#include "team_method.h"
 
 static void
 poll_interrupts(void)

@@ -36,6 +36,7 @@
 #include "memory.h"
 #include "rating.h"
 #include "relation.h"
+#include "team_method.h"
 #include "executor_rows.h"
 #include "matchmaking_taken.h"
 #include "write_check.h"

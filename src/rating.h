@@ -12,7 +12,6 @@
 
 #include "compat.h"
 #include "core/glicko_math.h"
-#include "core/team.h"
 
 /* Read a composite argument; `what` names it in errors ("player", "opponent"). */
 extern void glicko2_datum_get(Datum d, Glicko2Rating *out, const char *what);
@@ -108,9 +107,6 @@ extern Datum glicko2_rating_datum(TupleDesc desc, const Glicko2Rating *r);
 extern Oid	glicko2_rating_type(Oid namespace);
 extern Oid	glicko2_extension_rating_type(void);
 
-/* A team function's method argument: 'sum', 'mean', 'individual' or
- * 'composite' (src/matches.c), or an ERROR. */
-extern GlickoTeamMethod glicko2_team_method(text *method);
 extern Datum glicko1_get_datum(FunctionCallInfo fcinfo, const Glicko1Rating *r);
 
 /* Validation: each check_ raises a clear ERROR naming the bad value. */

@@ -1,7 +1,8 @@
 /*
  * relation.c — a relation's columns as every caller checks them
  * (relation.h), and the SQL wrappers the PL/pgSQL closes call:
- * glicko2_column_type, glicko2_key_column_check and glicko2_unique_key.
+ * glicko2_column_type, glicko2_key_column_check, glicko2_number_column_check
+ * and glicko2_unique_key.
  */
 #include "postgres.h"
 
@@ -58,6 +59,23 @@ bool
 glicko_is_integer_type(Oid type)
 {
 	return type == INT2OID || type == INT4OID || type == INT8OID;
+}
+
+bool
+glicko_is_number_type(Oid type)
+{
+	return type == FLOAT8OID || type == FLOAT4OID || type == NUMERICOID ||
+		glicko_is_integer_type(type);
+}
+
+void
+glicko_require_number(Oid type, const char *column, const char *relation)
+{
+	if (!glicko_is_number_type(type))
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("column \"%s\" of %s is %s, not a number", column, relation,
+					   format_type_be(type)));
 }
 
 bool
@@ -140,6 +158,25 @@ glicko2_key_column_check_sql(PG_FUNCTION_ARGS)
 					   column, relation_text(source), format_type_be(type),
 					   NameStr(*PG_GETARG_NAME(4)), relation_text(PG_GETARG_OID(3)),
 					   format_type_be(key_type)));
+	PG_RETURN_VOID();
+}
+
+/* glicko2_number_column_check(rel, col, argument): ERROR unless the column
+ * (named by argument) is a number (glicko_require_number). */
+PG_FUNCTION_INFO_V1(glicko2_number_column_check_sql);
+Datum
+glicko2_number_column_check_sql(PG_FUNCTION_ARGS)
+{
+	const char *argument = PG_ARGISNULL(2) ? "column" : text_to_cstring(PG_GETARG_TEXT_PP(2));
+	const char *column = PG_ARGISNULL(1) ? NULL : NameStr(*PG_GETARG_NAME(1));
+	Oid			relid;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("the relation of %s must not be NULL", argument));
+	relid = PG_GETARG_OID(0);
+	glicko_require_number(column_type(relid, column, argument), column, relation_text(relid));
 	PG_RETURN_VOID();
 }
 

@@ -2,7 +2,7 @@
  * relation.h — a relation's columns as every caller checks them (the C
  * functions, and the PL/pgSQL closes through the SQL wrappers in
  * relation.c): a column by name with an error naming the argument that
- * named it, the unique-key test and the integer-key test.
+ * named it, the unique-key test, the integer-key and number tests.
  */
 #ifndef GLICKO2_RELATION_H
 #define GLICKO2_RELATION_H
@@ -15,6 +15,14 @@ extern AttrNumber glicko_column_attnum(Oid relid, const char *column, const char
 
 /* Is the type int2, int4 or int8 (player keys of these types mix)? */
 extern bool glicko_is_integer_type(Oid type);
+
+/* Is the type a number a score or weight may be: float8, float4, numeric,
+ * int2, int4 or int8?  The one rule of the closes, the live triggers and
+ * (through glicko2_number_column_check) the PL/pgSQL checks. */
+extern bool glicko_is_number_type(Oid type);
+
+/* ERROR (42804) unless type is a number, naming column and relation. */
+extern void glicko_require_number(Oid type, const char *column, const char *relation);
 
 /* May keys of type a and keys of type b name the same players: the same
  * type, or two integer types. */

@@ -90,6 +90,17 @@ SELECT * FROM changed;
 CALL glicko2_close_period('ratings', 'games', 9);
 CALL glicko2_close_period('ratings', 'text_scores', 10);
 
+-- The pass itself (glicko2_close_ratings) takes a score of any number type
+-- (float8, float4, numeric, int2, int4, int8: the rule the closes and the
+-- live triggers share) and refuses any other.
+SELECT t, (SELECT (c.rating).rating FROM glicko2_close_ratings('SELECT 1, NULL::glicko2_rating WHERE false',
+             format('SELECT 1, 2, CAST(1 AS %s)', t), 0.5, 350, 'the test')
+           AS c(player int, rating glicko2_rating, games bigint, is_new boolean) WHERE c.player = 1)
+FROM unnest(ARRAY['float8', 'float4', 'numeric', 'int2', 'int4', 'int8']) t;
+SELECT * FROM glicko2_close_ratings('SELECT 1, NULL::glicko2_rating WHERE false',
+    'SELECT 1, 2, CAST(1 AS text)', 0.5, 350, 'the test')
+  AS c(player int, rating glicko2_rating, games bigint, is_new boolean);
+
 -- Fixed games close; the refusals left no trace.
 DELETE FROM games WHERE player_id = opponent_id;
 CALL glicko2_close_period('ratings', 'games', 1);

@@ -301,6 +301,17 @@ CREATE TRIGGER t AFTER INSERT ON m2 REFERENCING NEW TABLE AS n
   FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('ratings', 'team_column=side');
 INSERT INTO m2 VALUES (1, 1, 1, 1, now()), (1, 2, 2, 2, now());
 DROP TRIGGER t ON m2;
+-- A weight that is not a number, a place that is not an integer.
+ALTER TABLE m2 ADD COLUMN share text DEFAULT '1', ADD COLUMN rank numeric;
+CREATE TRIGGER t AFTER INSERT ON m2 REFERENCING NEW TABLE AS n
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('ratings', 'weight_column=share');
+INSERT INTO m2 VALUES (1, 1, 1, 1, now()), (1, 2, 2, 2, now());
+DROP TRIGGER t ON m2;
+CREATE TRIGGER t AFTER INSERT ON m2 REFERENCING NEW TABLE AS n
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('ratings', 'place_column=rank');
+INSERT INTO m2 VALUES (1, 1, 1, 1, now()), (1, 2, 2, 2, now());
+DROP TRIGGER t ON m2;
+ALTER TABLE m2 DROP COLUMN share, DROP COLUMN rank;
 CREATE TRIGGER t AFTER INSERT ON m2 FOR EACH ROW EXECUTE FUNCTION glicko2_rate_matches('ratings');
 INSERT INTO m2 VALUES (1, 1, 1, 1, now()), (1, 2, 2, 2, now());
 DROP TRIGGER t ON m2;
