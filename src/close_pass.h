@@ -55,7 +55,7 @@ extern void glicko_close_pass_args(FunctionCallInfo fcinfo, ClosePassArgs *args)
  * context of its own under `parent` until glicko2_close_ratings frees it or its parent goes.
  */
 extern ClosePass *glicko_close_pass_run(MemoryContext parent, Oid rating_type,
-								 const ClosePassArgs *args);
+										const ClosePassArgs *args);
 
 extern Oid	glicko_close_pass_key_type(const ClosePass *pass);
 extern const CloseResult *glicko_close_pass_results(const ClosePass *pass, uint32 *n);

@@ -53,7 +53,7 @@ rows_destroy(DestReceiver *self)
 
 void
 glicko_rows_receiver_init(DestReceiver *receiver,
-				   bool (*receive) (TupleTableSlot *slot, DestReceiver *self))
+						  bool (*receive) (TupleTableSlot *slot, DestReceiver *self))
 {
 	receiver->receiveSlot = receive;
 	receiver->rStartup = rows_startup;

@@ -17,10 +17,10 @@
  * copy in query memory) and the tuple store to fill.
  */
 extern Tuplestorestate *glicko_materialized_result(FunctionCallInfo fcinfo, TupleDesc *desc,
-											const char *function);
+												   const char *function);
 
 /* A receiver whose only work is receive(), called with each row. */
 extern void glicko_rows_receiver_init(DestReceiver *receiver,
-							   bool (*receive) (TupleTableSlot *slot, DestReceiver *self));
+									  bool (*receive) (TupleTableSlot *slot, DestReceiver *self));
 
 #endif							/* GLICKO2_EXECUTOR_ROWS_H */

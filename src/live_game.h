@@ -18,6 +18,6 @@ extern void glicko_live_check_timestamp(TimestampTz ts, const char *what);
 
 /* Periods from `from` to `to`, fractional, 0 if `to` is not later. */
 extern double glicko_live_elapsed_periods(TimestampTz from, TimestampTz to,
-								   double period_usecs);
+										  double period_usecs);
 
 #endif							/* GLICKO2_LIVE_GAME_H */

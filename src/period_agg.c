@@ -125,7 +125,7 @@ state_player_cstring(const Glicko2Rating *player, double tau)
  */
 void
 glicko_check_same_group(const Glicko2Rating *first, double first_tau,
-				 const Glicko2Rating *player, double tau)
+						const Glicko2Rating *player, double tau)
 {
 	if (first->rating != player->rating ||
 		first->rd != player->rd ||
@@ -428,7 +428,7 @@ glicko_period_combinefn(PG_FUNCTION_ARGS)
 /* Send what every state has: the group's player and tau, and the sums. */
 void
 glicko_send_group(StringInfo buf, const Glicko2Rating *player, double tau,
-		   const GlickoSums *sums)
+				  const GlickoSums *sums)
 {
 	pq_sendfloat8(buf, player->rating);
 	pq_sendfloat8(buf, player->rd);

@@ -19,13 +19,13 @@ extern double glicko_arg_tau(FunctionCallInfo fcinfo, int n);
 
 /* ERROR unless a row's player rating and tau are the group's. */
 extern void glicko_check_same_group(const Glicko2Rating *first, double first_tau,
-							 const Glicko2Rating *player, double tau);
+									const Glicko2Rating *player, double tau);
 
 /* Serialization of the part every state has: player, tau, the sums. */
 #define GROUP_SERIAL_SIZE (8 * sizeof(float8) + sizeof(int64))
 extern void glicko_send_group(StringInfo buf, const Glicko2Rating *player, double tau,
-					   const GlickoSums *sums);
+							  const GlickoSums *sums);
 extern bool glicko_recv_group(StringInfo buf, Glicko2Rating *player, double *tau,
-					   GlickoSums *sums);
+							  GlickoSums *sums);
 
 #endif							/* GLICKO2_PERIOD_AGG_H */

@@ -806,7 +806,7 @@ glicko_mm_sort_by_rating(const double *rating, int n, int *order, const MmEnv *e
  */
 int
 glicko_mm_group_runs(const double *rating, const double *tolerance, int n, int size,
-			  int *first, double *work, const MmEnv *env)
+					 int *first, double *work, const MmEnv *env)
 {
 	double	   *games = work,
 			   *cost = work + (n + 1),

@@ -96,7 +96,7 @@ extern MmStatus glicko_mm_balance_heuristic(const Glicko2Rating *players, const 
  * comparison function takes about 18.
  */
 extern void glicko_mm_sort_by_rating(const double *rating, int n, int *order,
-							  const MmEnv *env);
+									 const MmEnv *env);
 
 /*
  * Group a pool sorted by rating (rating[] nondecreasing) into games of
@@ -110,7 +110,7 @@ extern void glicko_mm_sort_by_rating(const double *rating, int n, int *order,
  * player; returns the number of games.  work needs 4 (n + 1) doubles.
  */
 extern int	glicko_mm_group_runs(const double *rating, const double *tolerance,
-						  int n, int size, int *first, double *work,
-						  const MmEnv *env);
+								 int n, int size, int *first, double *work,
+								 const MmEnv *env);
 
 #endif							/* MATCHMAKING_MATH_H */
