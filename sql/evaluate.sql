@@ -241,8 +241,11 @@ CREATE FUNCTION glicko2_fit_matches(
   max_rds float8[] DEFAULT '{350}',
   period_column name DEFAULT 'period', match_column name DEFAULT 'match_id',
   match_player_column name DEFAULT 'player_id', team_column name DEFAULT 'team',
-  place_column name DEFAULT 'place', weight_column name DEFAULT NULL)
-  RETURNS TABLE (method text, tau float8, max_rd float8, log_loss float8, predictions bigint, best boolean)
+  place_column name DEFAULT 'place', weight_column name DEFAULT NULL,
+  party_advantages float8[] DEFAULT '{0}', size_advantages float8[] DEFAULT '{0}',
+  party_column name DEFAULT NULL)
+  RETURNS TABLE (method text, tau float8, max_rd float8, party_advantage float8, size_advantage float8,
+                 log_loss float8, predictions bigint, best boolean)
   LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
   SET search_path = pg_catalog, pg_temp
   SET datestyle = 'ISO, YMD'
@@ -263,6 +266,8 @@ DECLARE
   row_player int[];
   row_place bigint[];    --   the team's place and the player's share
   row_weight float8[];
+  row_party int[];       --   and his party (a number in the league; NULL alone)
+  party_sql text := 'CAST(NULL AS int)';
   period_end int[];      -- by period number: its last row
   r float8[];            -- by player number: rating, RD, volatility; NULL
   d float8[];            --   while the player is unrated
@@ -272,6 +277,8 @@ DECLARE
   m text;
   t float8;
   mr float8;
+  pa float8;
+  sa float8;
   unrated @extschema@.glicko2_rating;
   total_loss float8;
   total_n bigint;
@@ -280,11 +287,14 @@ DECLARE
   out_method text[] := '{}';
   out_tau float8[] := '{}';
   out_max_rd float8[] := '{}';
+  out_pa float8[] := '{}';
+  out_sa float8[] := '{}';
   out_loss float8[] := '{}';
   out_n bigint[] := '{}';
   -- The close's pass over one period ($1 the method): ratings as arrays in
-  -- $2-$4, the period's rows (match, team, player, place, weight) in $5-$9,
-  -- max_rd in $10 (for the unrated players of glicko2_match_sides).
+  -- $2-$4, the period's rows (match, team, player, place, weight, party) in
+  -- $5-$9 and $13, max_rd in $10 (for the unrated players of
+  -- glicko2_match_sides), the party and size advantages in $11, $12.
   ratings_sql constant text :=
     'SELECT CAST(u.i AS int), ROW(u.r, u.d, u.v)::@extschema@.glicko2_rating
      FROM unnest(CAST($2 AS float8[]), CAST($3 AS float8[]), CAST($4 AS float8[])) WITH ORDINALITY u(r, d, v, i)
@@ -293,18 +303,27 @@ DECLARE
     'WITH rt AS (SELECT CAST(u.i AS int) AS i, u.r, u.d, u.v
                  FROM unnest(CAST($2 AS float8[]), CAST($3 AS float8[]), CAST($4 AS float8[])) WITH ORDINALITY u(r, d, v, i)),
           x AS (SELECT * FROM unnest(CAST($5 AS int[]), CAST($6 AS int[]), CAST($7 AS int[]), CAST($8 AS bigint[]),
-                                     CAST($9 AS float8[])) WITH ORDINALITY x(mt, t, p, pl, w, j))
+                                     CAST($9 AS float8[]), CAST($13 AS int[])) WITH ORDINALITY x(mt, t, p, pl, w, pt, j))
      SELECT s.player, s.information, s.surprise
      FROM (SELECT array_agg(x.p ORDER BY x.j) AS ps, array_agg(x.t ORDER BY x.j) AS ts,
                   array_agg(x.pl ORDER BY x.j) AS pls,
                   array_agg(CASE WHEN rt.r IS NULL THEN NULL
                                  ELSE ROW(rt.r, rt.d, rt.v)::@extschema@.glicko2_rating END ORDER BY x.j) AS rs,
-                  array_agg(x.w ORDER BY x.j) AS ws
+                  array_agg(x.w ORDER BY x.j) AS ws, array_agg(x.pt ORDER BY x.j) AS pts
            FROM x JOIN rt ON rt.i = x.p GROUP BY x.mt) y
-     CROSS JOIN LATERAL @extschema@.glicko2_match_sides(y.ps, y.ts, y.pls, y.rs, $1, y.ws, CAST($10 AS float8)) s';
+     CROSS JOIN LATERAL @extschema@.glicko2_match_sides(y.ps, y.ts, y.pls, y.rs, $1, y.ws, CAST($10 AS float8),
+                                                        y.pts, CAST($11 AS float8), CAST($12 AS float8)) s';
 BEGIN
-  IF matches IS NULL OR methods IS NULL OR taus IS NULL OR max_rds IS NULL THEN
-    RAISE EXCEPTION 'matches, methods, taus and max_rds must not be NULL' USING ERRCODE = '22004';
+  IF matches IS NULL OR methods IS NULL OR taus IS NULL OR max_rds IS NULL
+     OR party_advantages IS NULL OR size_advantages IS NULL THEN
+    RAISE EXCEPTION 'matches, methods, taus, max_rds, party_advantages and size_advantages must not be NULL'
+      USING ERRCODE = '22004';
+  END IF;
+  IF cardinality(party_advantages) = 0 OR cardinality(size_advantages) = 0
+     OR EXISTS (SELECT FROM unnest(party_advantages || size_advantages) u
+                WHERE u IS NULL OR NOT (u > '-Infinity' AND u < 'Infinity')) THEN
+    RAISE EXCEPTION 'party_advantages and size_advantages must be finite numbers, not % and %',
+                    party_advantages, size_advantages USING ERRCODE = '22003';
   END IF;
   IF cardinality(methods) = 0 OR EXISTS (SELECT FROM unnest(methods) u WHERE u IS NULL
                                            OR u NOT IN ('sum', 'mean', 'individual', 'composite')) THEN
@@ -324,6 +343,24 @@ BEGIN
   -- The place and weight columns (and play shares) as glicko2_close_matches reads them.
   SELECT w.weight_column, w.weight_sql INTO weight_column, weight_sql
   FROM glicko2_internal.glicko2_match_columns(matches, place_column, weight_column) w;
+  IF party_column IS NOT NULL THEN
+    PERFORM glicko2_internal.glicko2_party_column(matches, party_column);
+    party_sql := format('g.%I', party_column);
+    -- A party on two teams of a match, named as the close names it.
+    EXECUTE format($q$
+      SELECT x.period::text AS period, x.mt::text AS mt, x.pt::text AS pt,
+             array_to_string(array_agg(x.t::text ORDER BY x.t::text), ', ') AS ts
+      FROM (SELECT DISTINCT g.%1$I AS period, g.%2$I AS mt, g.%3$I AS pt, g.%4$I AS t FROM %5$s g
+            WHERE g.%3$I IS NOT NULL) x
+      GROUP BY x.period, x.mt, x.pt HAVING count(*) > 1 LIMIT 1$q$,
+      period_column, match_column, party_column, team_column, matches) INTO bad;
+    GET DIAGNOSTICS found_bad = ROW_COUNT;
+    IF found_bad > 0 THEN
+      RAISE EXCEPTION 'bad match in period % of %: party % is on two teams of match % (teams %)',
+                      bad.period, matches, bad.pt, bad.mt, bad.ts
+        USING ERRCODE = '22023', DETAIL = 'A party is players of one team who queued together.';
+    END IF;
+  END IF;
 
   -- Rows no period close could rate (the rest, a player twice in a match, a
   -- team with two places, a match of one team, glicko2_match_sides refuses).
@@ -348,18 +385,23 @@ BEGIN
 
   EXECUTE format($q$
     WITH g AS (SELECT g.%1$I AS period, g.%2$I AS mt, g.%3$I AS p, g.%4$I AS t,
-                      CAST(g.%5$I AS bigint) AS pl, %6$s AS w FROM %7$s g),
+                      CAST(g.%5$I AS bigint) AS pl, %6$s AS w, %8$s AS pt FROM %7$s g),
+    -- (parties are compared only for equality: numbered in any order)
+    parties AS (SELECT u.pt, (row_number() OVER ())::int AS ptn
+                FROM (SELECT DISTINCT g.pt FROM g WHERE g.pt IS NOT NULL) u),
     n AS (SELECT (dense_rank() OVER (ORDER BY g.period))::int AS pn,
                  (dense_rank() OVER (ORDER BY g.period, g.mt))::int AS mn,
                  (dense_rank() OVER (PARTITION BY g.period, g.mt ORDER BY g.t))::int AS tn,
-                 (dense_rank() OVER (ORDER BY g.p))::int AS kn, g.pl, g.w
-          FROM g)
+                 (dense_rank() OVER (ORDER BY g.p))::int AS kn, g.pl, g.w, parties.ptn
+          FROM g LEFT JOIN parties ON parties.pt = g.pt)
     SELECT array_agg(pn ORDER BY pn, mn, tn, kn), array_agg(mn ORDER BY pn, mn, tn, kn),
            array_agg(tn ORDER BY pn, mn, tn, kn), array_agg(kn ORDER BY pn, mn, tn, kn),
            array_agg(pl ORDER BY pn, mn, tn, kn), array_agg(w ORDER BY pn, mn, tn, kn),
+           array_agg(ptn ORDER BY pn, mn, tn, kn),
            max(kn), max(pn), (SELECT array_agg(u.period::text ORDER BY u.period) FROM (SELECT DISTINCT period FROM g) u)
-    FROM n$q$, period_column, match_column, match_player_column, team_column, place_column, weight_sql, matches)
-    INTO row_period, row_match, row_team, row_player, row_place, row_weight, players, n_periods, labels;
+    FROM n$q$, period_column, match_column, match_player_column, team_column, place_column, weight_sql, matches,
+               party_sql)
+    INTO row_period, row_match, row_team, row_player, row_place, row_weight, row_party, players, n_periods, labels;
   n_periods := coalesce(n_periods, 0);
   SELECT array_agg(e ORDER BY pn) INTO period_end
   FROM (SELECT row_period[j] AS pn, max(j) AS e FROM generate_series(1, coalesce(cardinality(row_period), 0)) j
@@ -368,6 +410,9 @@ BEGIN
   FOR m IN SELECT DISTINCT u FROM unnest(methods) u ORDER BY 1 LOOP
     FOR t IN SELECT DISTINCT u FROM unnest(taus) u ORDER BY 1 LOOP
      FOR mr IN SELECT DISTINCT u FROM unnest(max_rds) u ORDER BY 1 LOOP
+     -- (the advantages are the team model's: 'individual' and 'composite' run at 0 only)
+     FOR pa, sa IN SELECT DISTINCT x, y FROM unnest(party_advantages) x, unnest(size_advantages) y
+                   WHERE m IN ('sum', 'mean') OR (x = 0 AND y = 0) ORDER BY 1, 2 LOOP
       unrated := glicko2_internal.glicko2_unrated(mr);
       r := array_fill(NULL::float8, ARRAY[players]);
       d := r;
@@ -385,12 +430,14 @@ BEGIN
                           CASE WHEN r[row_player[j]] IS NULL THEN unrated
                                ELSE ROW(r[row_player[j]], d[row_player[j]], v[row_player[j]])::@extschema@.glicko2_rating
                           END AS rating,
-                          row_player[j] AS kn, row_weight[j] AS w
+                          row_player[j] AS kn, row_weight[j] AS w, row_party[j] AS pt
                    FROM generate_series(lo, hi) j),
-        teams AS (SELECT mn, tn, min(pl) AS pl, array_agg(rating ORDER BY kn) AS rs, array_agg(w ORDER BY kn) AS ws
+        teams AS (SELECT mn, tn, min(pl) AS pl, array_agg(rating ORDER BY kn) AS rs, array_agg(w ORDER BY kn) AS ws,
+                         array_agg(pt ORDER BY kn) AS pts
                   FROM x GROUP BY mn, tn),
         pairs AS (SELECT CASE WHEN a.pl < b.pl THEN 1.0 WHEN a.pl > b.pl THEN 0.0 ELSE 0.5 END AS s,
-                         @extschema@.glicko2_team_win_probability(a.rs, b.rs, m, a.ws, b.ws) AS q
+                         @extschema@.glicko2_team_win_probability(a.rs, b.rs, m, a.ws, b.ws, a.pts, b.pts,
+                                                                  pa, sa) AS q
                   FROM teams a JOIN teams b ON b.mn = a.mn AND b.tn > a.tn)
         SELECT coalesce(sum(-(s * ln(greatest(q, 1e-15)) + (1 - s) * ln(greatest(1 - q, 1e-15)))), 0), count(*)
           INTO p_loss, p_n
@@ -408,12 +455,14 @@ BEGIN
                       ratings_sql, games_sql, t, mr, 'glicko2_fit_matches', 'terms',
                       m, r::text, d::text, v::text,
                       row_match[lo:hi]::text, row_team[lo:hi]::text, row_player[lo:hi]::text,
-                      row_place[lo:hi]::text, row_weight[lo:hi]::text, mr::text)
+                      row_place[lo:hi]::text, row_weight[lo:hi]::text, mr::text,
+                      pa::text, sa::text, row_party[lo:hi]::text)
                     AS c(player int, rating @extschema@.glicko2_rating, games bigint, is_new boolean)
             ON c.player = i;
         EXCEPTION WHEN null_value_not_allowed OR unique_violation OR invalid_parameter_value THEN
           bad := glicko2_internal.glicko2_bad_match(matches, labels[pn], period_type, period_column, match_column,
-                                               match_player_column, team_column, place_column, weight_column);
+                                               match_player_column, team_column, place_column, weight_column,
+                                               party_column);
           IF bad.why IS NULL THEN
             RAISE;
           END IF;
@@ -427,23 +476,29 @@ BEGIN
       out_method := out_method || m;
       out_tau := out_tau || t;
       out_max_rd := out_max_rd || mr;
+      out_pa := out_pa || pa;
+      out_sa := out_sa || sa;
       out_loss := out_loss || total_loss / nullif(total_n, 0);
       out_n := out_n || total_n;
+     END LOOP;
      END LOOP;
     END LOOP;
   END LOOP;
   RETURN QUERY
-    WITH o AS (SELECT * FROM unnest(out_method, out_tau, out_max_rd, out_loss, out_n)
-                 u(method, tau, max_rd, log_loss, predictions))
-    SELECT o.method, o.tau, o.max_rd, o.log_loss, o.predictions,
-           coalesce(ROW(o.method, o.tau, o.max_rd) IS NOT DISTINCT FROM
-                    (SELECT ROW(b.method, b.tau, b.max_rd) FROM o b WHERE b.log_loss IS NOT NULL
-                     ORDER BY b.log_loss, b.method, b.tau, b.max_rd LIMIT 1), false)
-    FROM o ORDER BY o.log_loss, o.method, o.tau, o.max_rd;
+    WITH o AS (SELECT * FROM unnest(out_method, out_tau, out_max_rd, out_pa, out_sa, out_loss, out_n)
+                 u(method, tau, max_rd, party_advantage, size_advantage, log_loss, predictions))
+    SELECT o.method, o.tau, o.max_rd, o.party_advantage, o.size_advantage, o.log_loss, o.predictions,
+           coalesce(ROW(o.method, o.tau, o.max_rd, o.party_advantage, o.size_advantage) IS NOT DISTINCT FROM
+                    (SELECT ROW(b.method, b.tau, b.max_rd, b.party_advantage, b.size_advantage)
+                     FROM o b WHERE b.log_loss IS NOT NULL
+                     ORDER BY b.log_loss, b.method, b.tau, b.max_rd, abs(b.party_advantage), b.party_advantage,
+                              abs(b.size_advantage), b.size_advantage LIMIT 1), false)
+    FROM o ORDER BY o.log_loss, o.method, o.tau, o.max_rd, abs(o.party_advantage), o.party_advantage,
+                    abs(o.size_advantage), o.size_advantage;
 END
 $fn$;
-COMMENT ON FUNCTION glicko2_fit_matches(regclass, text[], float8[], float8[], name, name, name, name, name, name) IS
-  'Chooses the method, tau and max_rd (the RD of knowing nothing about a player: new players start at 1500 / least(350, max_rd) / 0.06, idle ones grow back to it; NULL: no cap) of a team or free-for-all league by its own matches: for each method, tau and max_rd, replays every period as glicko2_close_matches would close it and scores every pair of teams of each match with glicko2_team_win_probability of that method from the ratings before its period and the players'' weights (log loss, a tie counting 0.5 each way); one row per method, tau and max_rd, best = the lowest log loss; writes nothing';
+COMMENT ON FUNCTION glicko2_fit_matches(regclass, text[], float8[], float8[], name, name, name, name, name, name, float8[], float8[], name) IS
+  'Chooses the method, tau and max_rd (the RD of knowing nothing about a player: new players start at 1500 / least(350, max_rd) / 0.06, idle ones grow back to it; NULL: no cap) of a team or free-for-all league by its own matches: for each method, tau and max_rd, replays every period as glicko2_close_matches would close it and scores every pair of teams of each match with glicko2_team_win_probability of that method from the ratings before its period and the players'' weights (log loss, a tie counting 0.5 each way); one row per method, tau, max_rd, party and size advantage (the advantages, with party_column labelling who queued together, for ''sum'' and ''mean''; ''individual'' and ''composite'' at 0 only), best = the lowest log loss (among equals the smallest advantages); writes nothing';
 
 -- The same grid search for the home / first-move advantage at one tau.
 CREATE FUNCTION glicko2_fit_advantage(games regclass,

@@ -7,23 +7,25 @@
 -- Element i of the arrays is the match's player i.
 CREATE FUNCTION glicko2_match_sides(
   players anyarray, teams anycompatiblearray, places bigint[], ratings glicko2_rating[],
-  method text DEFAULT 'sum', weights float8[] DEFAULT NULL, max_rd float8 DEFAULT 350)
+  method text DEFAULT 'sum', weights float8[] DEFAULT NULL, max_rd float8 DEFAULT 350,
+  parties "any" DEFAULT NULL, party_advantage float8 DEFAULT 0, size_advantage float8 DEFAULT 0)
   RETURNS TABLE (player anyelement, team anycompatible, rating glicko2_rating,
                  opponent anyelement, opponent_team anycompatible,
                  opponent_rating glicko2_rating, score float8,
                  expected float8, information float8, surprise float8, weight float8)
   AS 'MODULE_PATHNAME', 'glicko2_match_sides_sql'
   LANGUAGE C IMMUTABLE PARALLEL SAFE ROWS 36;
-COMMENT ON FUNCTION glicko2_match_sides(anyarray, anycompatiblearray, bigint[], glicko2_rating[], text, float8[], float8) IS
-  'The game sides one team or free-for-all match becomes (element i of each array is player i; place 1 = first, equal places tie; a NULL rating is the unrated player, 1500 / least(350, max_rd) / 0.06 (max_rd NULL: no cap), as the closes start him; weights: each player''s share of the match in (0, 1], NULL all 1): ''sum'' and ''mean'' (the team model), one side against each other team, expected its E from both teams'' strengths and uncertainty; ''individual'', one against every player of every other team, the players of a team sharing one game; ''composite'', one against each other team as its mean rating, RD and volatility (Williams 2013); score 1, 0 or 0.5 by the teams'' places; information and surprise are what the side adds to the player''s Step 3/4 sums, weight the factor on them (lambda_m of several teams, play shares)';
+COMMENT ON FUNCTION glicko2_match_sides(anyarray, anycompatiblearray, bigint[], glicko2_rating[], text, float8[], float8, "any", float8, float8) IS
+  'The game sides one team or free-for-all match becomes (element i of each array is player i; place 1 = first, equal places tie; a NULL rating is the unrated player, 1500 / least(350, max_rd) / 0.06 (max_rd NULL: no cap), as the closes start him; weights: each player''s share of the match in (0, 1], NULL all 1): ''sum'' and ''mean'' (the team model), one side against each other team, expected its E from both teams'' strengths and uncertainty; ''individual'', one against every player of every other team, the players of a team sharing one game; ''composite'', one against each other team as its mean rating, RD and volatility (Williams 2013); score 1, 0 or 0.5 by the teams'' places; information and surprise are what the side adds to the player''s Step 3/4 sums, weight the factor on them (lambda_m of several teams, play shares); parties: each player''s party label, an array of any type with equality (NULL: queued alone; a label on two teams is refused), party_advantage the points each member of a party of two or more adds to his team''s strength times his weight in it, size_advantage the points per team member beyond one (the sum of the team''s shares less 1), both ''sum'' and ''mean'' only (docs/matches.md)';
 
 -- The first bad row of a period's matches, or NULL: a NULL column, a place
 -- below 1, a weight outside (0, 1], a player twice in a match (on one team
--- or two), a team with two places, a match of one team.  (why, sqlstate,
+-- or two), a team with two places, a match of one team, a party on two teams.  (why, sqlstate,
 -- rows refused, rows read.)
 CREATE FUNCTION glicko2_internal.glicko2_bad_match(
   matches regclass, period_text text, period_type regtype, period_column name, match_column name,
   match_player_column name, team_column name, place_column name, weight_column name,
+  party_column name,
   OUT why text, OUT sqlstate text, OUT n_bad bigint, OUT n_rows bigint)
   LANGUAGE plpgsql STABLE PARALLEL SAFE
   SET search_path = pg_catalog, pg_temp
@@ -33,7 +35,7 @@ CREATE FUNCTION glicko2_internal.glicko2_bad_match(
 AS $$
 BEGIN
   EXECUTE format($sql$
-    WITH m AS (SELECT g.%1$I AS mt, g.%2$I AS p, g.%3$I AS t, g.%4$I AS pl, %8$s AS w
+    WITH m AS (SELECT g.%1$I AS mt, g.%2$I AS p, g.%3$I AS t, g.%4$I AS pl, %8$s AS w, %9$s AS pt
                FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)),
     twice AS (SELECT mt, p, t, count(*) AS n FROM m WHERE p IS NOT NULL AND t IS NOT NULL GROUP BY mt, p, t),
     team AS (SELECT mt, t, min(pl) AS lo, max(pl) AS hi,
@@ -67,18 +69,24 @@ BEGIN
       FROM team WHERE lo <> hi
       UNION ALL
       SELECT 6, '22023', format('match %%s has one team only (team %%s)', mt, min(t::text))
-      FROM team WHERE mt IS NOT NULL GROUP BY mt HAVING count(*) < 2)
+      FROM team WHERE mt IS NOT NULL GROUP BY mt HAVING count(*) < 2
+      UNION ALL
+      SELECT 7, '22023', format('party %%s is on two teams of match %%s (teams %%s)', pt, mt,
+                                array_to_string(array_agg(t::text ORDER BY t::text), ', '))
+      FROM (SELECT DISTINCT mt, pt, t FROM m WHERE pt IS NOT NULL AND t IS NOT NULL) x
+      GROUP BY mt, pt HAVING count(*) > 1)
     SELECT (SELECT b.why FROM bad b ORDER BY b.k, b.why LIMIT 1),
            (SELECT b.code FROM bad b ORDER BY b.k, b.why LIMIT 1),
            (SELECT count(*) FROM bad), (SELECT count(*) FROM m)
     $sql$, match_column, match_player_column, team_column, place_column, matches, period_column, period_type,
            CASE WHEN weight_column IS NULL THEN 'CAST(1 AS float8)'
-                ELSE format('CAST(g.%I AS float8)', weight_column) END)
+                ELSE format('CAST(g.%I AS float8)', weight_column) END,
+           CASE WHEN party_column IS NULL THEN 'NULL' ELSE format('g.%I', party_column) END)
     INTO why, sqlstate, n_bad, n_rows USING period_text;
 END
 $$;
-COMMENT ON FUNCTION glicko2_internal.glicko2_bad_match(regclass, text, regtype, name, name, name, name, name, name) IS
-  'Helper of glicko2_close_matches: the first bad row of a period''s matches (a NULL column, a place below 1, a weight outside (0, 1] if weight_column is given, a player twice in a match or on two teams, a team with two places, a match of one team) with its SQLSTATE, how many are bad and how many rows the period has';
+COMMENT ON FUNCTION glicko2_internal.glicko2_bad_match(regclass, text, regtype, name, name, name, name, name, name, name) IS
+  'Helper of glicko2_close_matches: the first bad row of a period''s matches (a NULL column, a place below 1, a weight outside (0, 1] if weight_column is given, a player twice in a match or on two teams, a team with two places, a match of one team, a party on two teams of a match if party_column is given) with its SQLSTATE, how many are bad and how many rows the period has';
 
 -- The place and weight columns of a matches table, checked: the place column
 -- an integer, the weight column (NULL: a column named weight if there is
@@ -111,6 +119,22 @@ $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_match_columns(regclass, name, name) IS
   'Helper of glicko2_close_matches and glicko2_fit_matches: checks the place column (an integer) and the weight column (a number; NULL: a column named weight if there is one), and returns the weight column used and the SQL of a row''s play share over alias g (1 without one)';
 
+-- The party column of a matches table: its type, which must have an
+-- equality (C: glicko_party_type_check, shared with the live trigger).
+CREATE FUNCTION glicko2_internal.glicko2_party_column(matches regclass, party_column name)
+  RETURNS regtype AS 'MODULE_PATHNAME', 'glicko2_party_column_sql'
+  LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_internal.glicko2_party_column(regclass, name) IS
+  'Helper of glicko2_close_matches and glicko2_fit_matches: the type of the party column, an error unless it exists and its type has an equality operator';
+
+-- The party and size advantages of a close or fit, checked as the C
+-- functions check them (glicko2_team_advantage_check).
+CREATE FUNCTION glicko2_internal.glicko2_advantages_check(method text, party_advantage float8, size_advantage float8)
+  RETURNS void AS 'MODULE_PATHNAME', 'glicko2_advantages_check_sql'
+  LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_internal.glicko2_advantages_check(text, float8, float8) IS
+  'Helper of glicko2_close_matches and glicko2_fit_matches: an error unless party_advantage and size_advantage are finite numbers, zero with the methods ''individual'' and ''composite''';
+
 CREATE PROCEDURE glicko2_close_matches(
   ratings regclass, matches regclass, period anyelement, method text DEFAULT 'sum',
   tau float8 DEFAULT 0.5, max_rd float8 DEFAULT 350, history regclass DEFAULT NULL,
@@ -118,7 +142,8 @@ CREATE PROCEDURE glicko2_close_matches(
   period_column name DEFAULT 'period', match_column name DEFAULT 'match_id',
   match_player_column name DEFAULT 'player_id', team_column name DEFAULT 'team',
   place_column name DEFAULT 'place', unguarded boolean DEFAULT false,
-  weight_column name DEFAULT NULL)
+  weight_column name DEFAULT NULL, party_column name DEFAULT NULL,
+  party_advantage float8 DEFAULT 0, size_advantage float8 DEFAULT 0)
   LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
   SET datestyle = 'ISO, YMD'
@@ -129,6 +154,8 @@ DECLARE
   c record;
   weight_sql text;
   weights_sql text := 'CAST(NULL AS float8[])';
+  party_sql text := 'NULL';
+  parties_sql text := 'NULL';
   last_number bigint;
   n_rows bigint;
   n_null bigint;
@@ -151,6 +178,12 @@ BEGIN
   FROM glicko2_internal.glicko2_match_columns(matches, place_column, weight_column) w;
   IF weight_column IS NOT NULL THEN
     weights_sql := 'array_agg(m.w)';
+  END IF;
+  PERFORM glicko2_internal.glicko2_advantages_check(method, party_advantage, size_advantage);
+  IF party_column IS NOT NULL THEN
+    PERFORM glicko2_internal.glicko2_party_column(matches, party_column);
+    party_sql := format('g.%I', party_column);
+    parties_sql := 'array_agg(m.pt)';
   END IF;
 
   last_number := glicko2_internal.glicko2_close_lock(ratings, matches, c.period_type, c.period_text);
@@ -177,29 +210,32 @@ BEGIN
     PERFORM glicko2_internal.glicko2_close_apply(ratings, matches, c.period_text, last_number, format($sql$
         SELECT s.player, s.information, s.surprise
         FROM (SELECT array_agg(m.p) AS ps, array_agg(m.t) AS ts, array_agg(m.pl) AS pls,
-                     array_agg(r.%6$I) AS rs, %13$s AS ws
+                     array_agg(r.%6$I) AS rs, %13$s AS ws, %15$s AS pts
               FROM (SELECT g.%1$I AS mt, CAST(g.%2$I AS %10$s) AS p, g.%3$I AS t,
-                           CAST(g.%4$I AS bigint) AS pl, %12$s AS w
+                           CAST(g.%4$I AS bigint) AS pl, %12$s AS w, %14$s AS pt
                     FROM %7$s g WHERE g.%8$I = CAST($1 AS %9$s)) m
               LEFT JOIN %11$s r ON r.%5$I = m.p
               GROUP BY m.mt) x
-        CROSS JOIN LATERAL @extschema@.glicko2_match_sides(x.ps, x.ts, x.pls, x.rs, $2, x.ws, CAST($3 AS float8)) s
+        CROSS JOIN LATERAL @extschema@.glicko2_match_sides(x.ps, x.ts, x.pls, x.rs, $2, x.ws, CAST($3 AS float8),
+                                                           x.pts, CAST(%16$L AS float8), CAST(%17$L AS float8)) s
       $sql$, match_column, match_player_column, team_column, place_column, player_column, rating_column,
-             matches, period_column, c.period_type, c.key_type, ratings, weight_sql, weights_sql),
+             matches, period_column, c.period_type, c.key_type, ratings, weight_sql, weights_sql,
+             party_sql, parties_sql, party_advantage, size_advantage),
       method, n_rows, tau, max_rd, history, player_column, rating_column, games_form => 'terms');
   EXCEPTION WHEN null_value_not_allowed OR unique_violation OR invalid_parameter_value
                  OR numeric_value_out_of_range THEN
     bad := glicko2_internal.glicko2_bad_match(matches, c.period_text, c.period_type, period_column, match_column,
-                                         match_player_column, team_column, place_column, weight_column);
+                                         match_player_column, team_column, place_column, weight_column,
+                                         party_column);
     IF bad.why IS NULL THEN
       RAISE;
     END IF;
     RAISE EXCEPTION 'bad match in period % of %: %', c.period_text, matches, bad.why
       USING ERRCODE = bad.sqlstate,
-            DETAIL = format('Problems found among the period''s %s rows: %s (a NULL column, a place below 1, a weight outside (0, 1], a player twice in a match or on two teams, a team with two places, a match of one team); nothing was changed.',
+            DETAIL = format('Problems found among the period''s %s rows: %s (a NULL column, a place below 1, a weight outside (0, 1], a player twice in a match or on two teams, a team with two places, a match of one team, a party on two teams of a match); nothing was changed.',
                             bad.n_rows, bad.n_bad);
   END;
 END
 $$;
-COMMENT ON PROCEDURE glicko2_close_matches(regclass, regclass, anyelement, text, float8, float8, regclass, name, name, name, name, name, name, name, boolean, name) IS
-  'Closes one period for a whole ratings table from team and free-for-all matches (one row per player per match: match_id, period, player_id, team, place [, weight]), atomically and exactly once like glicko2_close_period and sharing its record: each match''s game sides and their terms by glicko2_match_sides (''sum'', the default, and ''mean'': the team model; ''individual'' and ''composite'': Williams 2013), the paper''s update of each player from his sums and pre-period rating, Step 6 capped at max_rd for idle players, new players added; weight_column (NULL: a column named weight if there is one, else every share 1) is each player''s share of the match, in (0, 1]';
+COMMENT ON PROCEDURE glicko2_close_matches(regclass, regclass, anyelement, text, float8, float8, regclass, name, name, name, name, name, name, name, boolean, name, name, float8, float8) IS
+  'Closes one period for a whole ratings table from team and free-for-all matches (one row per player per match: match_id, period, player_id, team, place [, weight]), atomically and exactly once like glicko2_close_period and sharing its record: each match''s game sides and their terms by glicko2_match_sides (''sum'', the default, and ''mean'': the team model; ''individual'' and ''composite'': Williams 2013), the paper''s update of each player from his sums and pre-period rating, Step 6 capped at max_rd for idle players, new players added; weight_column (NULL: a column named weight if there is one, else every share 1) is each player''s share of the match, in (0, 1]; party_column (NULL: none) labels the players of a team who queued together (NULL: alone), party_advantage the points each member of a party of two or more adds to his team''s strength (times his weight in it), size_advantage the points per team member beyond one (the sum of the shares less 1), both ''sum'' and ''mean'' only';

@@ -46,6 +46,9 @@ typedef struct MatchSidesCache
 	ElementType elem[5];		/* players, teams, places, ratings, weights */
 	FmgrInfo	player_eq;
 	FmgrInfo	team_eq;
+	ElementType party_elem;		/* of the parties argument, when given */
+	FmgrInfo	party_eq;
+	Oid			party_collation;
 	Oid			collation;
 	TupleDesc	out_desc;		/* the result rows */
 	TupleDesc	rating_desc;	/* glicko2_rating, for composites */
@@ -64,6 +67,7 @@ typedef struct Match
 	int		   *team_of;
 	int64	   *team_place;
 	int		   *team_first;		/* a player of each team, for its key */
+	int		   *party;			/* NULL: no parties */
 } Match;
 
 static const char *const argument_names[] = {"players", "teams", "places", "ratings", "method"};
@@ -87,6 +91,29 @@ equality_of(Oid elemtype, const char *what, FmgrInfo *out, MemoryContext mcxt)
 				errmsg("could not identify an equality operator for %s type %s",
 					   what, format_type_be(elemtype)));
 	fmgr_info_copy(out, &tc->eq_opr_finfo, mcxt);
+}
+
+/*
+ * The parties argument's element type and equality ("any": an array of any
+ * type with an equality), looked up when it changes.
+ */
+static void
+party_type_of(FunctionCallInfo fcinfo, MatchSidesCache *c, int argno)
+{
+	Oid			type = get_fn_expr_argtype(fcinfo->flinfo, argno);
+	Oid			elem = OidIsValid(type) ? get_element_type(type) : InvalidOid;
+
+	if (OidIsValid(c->party_elem.type) && c->party_elem.type == elem)
+		return;
+	if (!OidIsValid(elem))
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("parties must be an array, not %s",
+					   OidIsValid(type) ? format_type_be(type) : "of unknown type"),
+				errdetail("Element i is player i's party label (NULL: queued alone)."));
+	equality_of(elem, "party", &c->party_eq, fcinfo->flinfo->fn_mcxt);
+	set_element_type(&c->party_elem, elem);
+	c->party_collation = get_typcollation(elem);
 }
 
 /* The call site's cache, built on its first call (or if the types change). */
@@ -149,6 +176,34 @@ keys_equal(FmgrInfo *eq, Oid collation, Datum a, Datum b)
 }
 
 /*
+ * Player i's party: the number of the first player before him with his
+ * label, or i; -1 alone (NULL).  A label on two teams is refused: a party
+ * queued together plays on one side.
+ */
+static int
+party_of(MatchSidesCache *c, const Match *m, const Datum *parties, const bool *nulls, int i)
+{
+	if (nulls[i])
+		return -1;
+	for (int j = 0; j < i; j++)
+		if (!nulls[j] && keys_equal(&c->party_eq, c->party_collation, parties[i], parties[j]))
+		{
+			if (m->team_of[j] != m->team_of[i])
+				ereport(ERROR,
+						errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						errmsg("party %s is on two teams of the match, %s (player %s) and %s (player %s)",
+							   key_text(c->party_elem.type, parties[i]),
+							   key_text(c->elem[1].type, m->teams[j]),
+							   key_text(c->elem[0].type, m->players[j]),
+							   key_text(c->elem[1].type, m->teams[i]),
+							   key_text(c->elem[0].type, m->players[i])),
+						errdetail("A party is players of one team who queued together."));
+			return m->party[j];
+		}
+	return i;
+}
+
+/*
  * Read and check one match: every player once, on one team, every team with
  * one place, at least two teams, valid ratings (a NULL one is `unrated`),
  * weights (if given) in (0, 1].  Each error names the player.
@@ -157,6 +212,8 @@ static void
 read_match(FunctionCallInfo fcinfo, MatchSidesCache *c, ArrayType *const *arrays,
 		   const Glicko2Rating *unrated, Match *m)
 {
+	Datum	   *parties = NULL;
+	bool	   *party_nulls = NULL;
 	Datum	   *weights = NULL;
 	bool	   *weight_nulls = NULL;
 	Oid			player_type = c->elem[0].type,
@@ -182,6 +239,12 @@ read_match(FunctionCallInfo fcinfo, MatchSidesCache *c, ArrayType *const *arrays
 				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 				errmsg("weights must have one element per player"),
 				errdetail("Element i of each array describes the match's player i."));
+	if (arrays[5] != NULL &&
+		array_elements(arrays[5], &c->party_elem, "parties", &parties, &party_nulls) != n)
+		ereport(ERROR,
+				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				errmsg("parties must have one element per player"),
+				errdetail("Element i of each array describes the match's player i."));
 	if (n > MAX_MATCH_PLAYERS)
 		ereport(ERROR,
 				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -192,6 +255,7 @@ read_match(FunctionCallInfo fcinfo, MatchSidesCache *c, ArrayType *const *arrays
 	m->team_of = palloc(sizeof(int) * Max(n, 1));
 	m->team_place = palloc(sizeof(int64) * Max(n, 1));
 	m->team_first = palloc(sizeof(int) * Max(n, 1));
+	m->party = parties ? palloc(sizeof(int) * Max(n, 1)) : NULL;
 	for (int i = 0; i < n; i++)
 	{
 		int64		place;
@@ -271,6 +335,8 @@ read_match(FunctionCallInfo fcinfo, MatchSidesCache *c, ArrayType *const *arrays
 						   place, key_text(player_type, m->players[i])),
 					errdetail("A team finishes in one place; every player of a team has its place."));
 		m->team_of[i] = t;
+		if (parties)
+			m->party[i] = party_of(c, m, parties, party_nulls, i);
 	}
 	if (k < 2)
 		ereport(ERROR,
@@ -285,11 +351,12 @@ read_match(FunctionCallInfo fcinfo, MatchSidesCache *c, ArrayType *const *arrays
 	m->match.place = m->team_place;
 	m->match.rating = m->rating;
 	m->match.share = m->share;
+	m->match.party = m->party;
 }
 
 /*
  * glicko2_match_sides(players, teams, places, ratings, method, weights,
- * max_rd): one row per game side of one match, (player, team, rating,
+ * max_rd, parties, party_advantage, size_advantage): one row per game side of one match, (player, team, rating,
  * opponent, opponent_team, opponent_rating, score, expected, information,
  * surprise, weight), in player order; a NULL rating is the unrated player of
  * a league capped at max_rd (NULL: no cap), as the closes start him.
@@ -299,7 +366,7 @@ Datum
 glicko2_match_sides_sql(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	ArrayType  *arrays[5];
+	ArrayType  *arrays[6];
 	MatchSidesCache *c;
 	Match		m;
 	GlickoTeamWork work;
@@ -328,8 +395,12 @@ glicko2_match_sides_sql(PG_FUNCTION_ARGS)
 	for (int i = 0; i < 4; i++)
 		arrays[i] = PG_GETARG_ARRAYTYPE_P(i);
 	arrays[4] = PG_ARGISNULL(5) ? NULL : PG_GETARG_ARRAYTYPE_P(5);
+	arrays[5] = PG_ARGISNULL(7) ? NULL : PG_GETARG_ARRAYTYPE_P(7);
 	unrated = glicko2_unrated(glicko_arg_max_rd(fcinfo, 6));
+	m.match.advantage = glicko2_team_advantage(fcinfo, 8, 9, m.match.method);
 	c = cache_of(fcinfo, arrays);
+	if (arrays[5] != NULL)
+		party_type_of(fcinfo, c, 7);
 	read_match(fcinfo, c, arrays, &unrated, &m);
 	glicko_team_prepare(&m.match,
 						palloc(sizeof(double) * glicko_team_work_doubles(m.match.n_players, m.match.n_teams)),

@@ -12,7 +12,9 @@
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/float.h"
+#include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/typcache.h"
 
 #include "core/matchmaking_math.h"
 #include "matchmaking.h"
@@ -152,9 +154,87 @@ share_array(FunctionCallInfo fcinfo, int arg, int n, const char *what, const cha
 	return share;
 }
 
-/* glicko2_team_win_probability(team_a, team_b, method, weights_a, weights_b):
- * a beats b, by the method's team model (src/core/team.c), each player
- * counted by his play share.  NULL teams or method: NULL, as if strict. */
+/* A team's party labels ("any": an array of a type with equality), read. */
+typedef struct PartyLabels
+{
+	Oid			type;			/* element type; InvalidOid: no labels */
+	Datum	   *values;
+	bool	   *nulls;
+	FmgrInfo	eq;
+	Oid			collation;
+} PartyLabels;
+
+static int *
+party_labels(FunctionCallInfo fcinfo, int arg, int n, const char *what, const char *team,
+			 PartyLabels *l)
+{
+	Oid			type = get_fn_expr_argtype(fcinfo->flinfo, arg);
+	TypeCacheEntry *tc;
+	int		   *party;
+
+	l->type = InvalidOid;
+	if (PG_ARGISNULL(arg))
+		return NULL;
+	l->type = OidIsValid(type) ? get_element_type(type) : InvalidOid;
+	if (!OidIsValid(l->type))
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("%s must be an array, not %s", what,
+					   OidIsValid(type) ? format_type_be(type) : "of unknown type"),
+				errdetail("Element i is the party label of player i of %s (NULL: queued alone).", team));
+	tc = lookup_type_cache(l->type, TYPECACHE_EQ_OPR_FINFO);
+	if (!OidIsValid(tc->eq_opr_finfo.fn_oid))
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_FUNCTION),
+				errmsg("could not identify an equality operator for party type %s",
+					   format_type_be(l->type)));
+	fmgr_info(tc->eq_opr_finfo.fn_oid, &l->eq);
+	l->collation = get_typcollation(l->type);
+	if (array_elements(PG_GETARG_ARRAYTYPE_P(arg), l->type, what, &l->values, &l->nulls) != n)
+		ereport(ERROR,
+				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				errmsg("%s must have one label for each of the %d players of %s", what, n, team));
+	/* Each player's party: the first player with his label (-1: alone). */
+	party = palloc(sizeof(int) * n);
+	for (int i = 0; i < n; i++)
+	{
+		party[i] = l->nulls[i] ? -1 : i;
+		for (int j = 0; j < i && party[i] == i; j++)
+			if (!l->nulls[j] &&
+				DatumGetBool(FunctionCall2Coll(&l->eq, l->collation, l->values[i], l->values[j])))
+				party[i] = party[j];
+	}
+	return party;
+}
+
+/* ERROR if a label is in both teams: a party plays on one side. */
+static void
+party_one_side(PartyLabels *a, int na, PartyLabels *b, int nb)
+{
+	if (!OidIsValid(a->type) || a->type != b->type)
+		return;
+	for (int i = 0; i < na; i++)
+		for (int j = 0; j < nb; j++)
+			if (!a->nulls[i] && !b->nulls[j] &&
+				DatumGetBool(FunctionCall2Coll(&a->eq, a->collation, a->values[i], b->values[j])))
+			{
+				Oid			out;
+				bool		varlena;
+
+				getTypeOutputInfo(a->type, &out, &varlena);
+				ereport(ERROR,
+						errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						errmsg("party %s is in both teams (parties_a[%d], parties_b[%d])",
+							   OidOutputFunctionCall(out, a->values[i]), i + 1, j + 1),
+						errdetail("A party is players of one team who queued together."));
+			}
+}
+
+/* glicko2_team_win_probability(team_a, team_b, method, weights_a, weights_b,
+ * parties_a, parties_b, party_advantage, size_advantage): a beats b, by the
+ * method's team model (src/core/team.c), each player counted by his play
+ * share, the teams' party and size edges counted.  NULL teams or method:
+ * NULL, as if strict. */
 PG_FUNCTION_INFO_V1(glicko2_team_win_probability_sql);
 Datum
 glicko2_team_win_probability_sql(PG_FUNCTION_ARGS)
@@ -164,6 +244,11 @@ glicko2_team_win_probability_sql(PG_FUNCTION_ARGS)
 	int			na,
 				nb;
 	GlickoTeamMethod method;
+	GlickoTeamAdvantage adv;
+	PartyLabels la,
+				lb;
+	int		   *pa,
+			   *pb;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
 		PG_RETURN_NULL();
@@ -174,10 +259,18 @@ glicko2_team_win_probability_sql(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("%s has no players", na == 0 ? "team_a" : "team_b"));
-	PG_RETURN_FLOAT8(glicko_team_probability(method,
-											 a, share_array(fcinfo, 3, na, "weights_a", "team_a"), na,
-											 b, share_array(fcinfo, 4, nb, "weights_b", "team_b"), nb,
-											 palloc(sizeof(double) * 2 * ((size_t) na + nb))));
+	adv = glicko2_team_advantage(fcinfo, 7, 8, method);
+	pa = party_labels(fcinfo, 5, na, "parties_a", "team_a", &la);
+	pb = party_labels(fcinfo, 6, nb, "parties_b", "team_b", &lb);
+	if (pa && pb)
+		party_one_side(&la, na, &lb, nb);
+	PG_RETURN_FLOAT8(glicko_team_probability_edged(method,
+												   a, share_array(fcinfo, 3, na, "weights_a", "team_a"),
+												   pa, na,
+												   b, share_array(fcinfo, 4, nb, "weights_b", "team_b"),
+												   pb, nb, &adv,
+												   palloc(sizeof(double) * 2 * ((size_t) na + nb)),
+												   palloc(sizeof(int) * ((size_t) na + nb))));
 }
 
 /* A player's party number and position, to find each party's first member. */

@@ -16,6 +16,7 @@
 #include "utils/rel.h"
 #include "utils/relcache.h"
 #include "utils/syscache.h"
+#include "utils/typcache.h"
 
 #include "relation.h"
 
@@ -126,6 +127,32 @@ glicko2_column_type_sql(PG_FUNCTION_ARGS)
 	PG_RETURN_OID(column_type(PG_GETARG_OID(0),
 									 PG_ARGISNULL(1) ? NULL : NameStr(*PG_GETARG_NAME(1)),
 									 argument));
+}
+
+/* ERROR unless a party column's type has an equality (players of a team
+ * with equal values queued together). */
+void
+glicko_party_type_check(Oid relid, const char *column, Oid type)
+{
+	if (!OidIsValid(lookup_type_cache(type, TYPECACHE_EQ_OPR)->eq_opr))
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_FUNCTION),
+				errmsg("party column \"%s\" of %s is of type %s, which has no equality operator",
+					   column, relation_text(relid), format_type_be(type)),
+				errdetail("Players of a team with equal party values queued together."));
+}
+
+/* glicko2_party_column(rel, col): the party column's type, checked. */
+PG_FUNCTION_INFO_V1(glicko2_party_column_sql);
+Datum
+glicko2_party_column_sql(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	const char *column = NameStr(*PG_GETARG_NAME(1));
+	Oid			type = column_type(relid, column, "party_column");
+
+	glicko_party_type_check(relid, column, type);
+	PG_RETURN_OID(type);
 }
 
 /* glicko2_key_column_check(source, col, argument, ratings, player_column,

@@ -28,6 +28,9 @@ extern void glicko_require_number(Oid type, const char *column, const char *rela
  * type, or two integer types. */
 extern bool glicko_keys_match(Oid a, Oid b);
 
+/* ERROR unless the type of a party column has an equality. */
+extern void glicko_party_type_check(Oid relid, const char *column, Oid type);
+
 /* Is column attnum of relid alone a unique key: a valid, immediate,
  * non-partial unique index (or primary key) whose one key column it is?
  * (Columns an index only INCLUDEs do not change what it makes unique.) */

@@ -51,6 +51,7 @@ model_totals(const Teams *t, int e, GlickoTeamTotals *out, double *u)
 {
 	double		size = t->fill[e];
 
+	out->edge = 0.0;
 	if (t->method == GLICKO_TEAM_MEAN)
 	{
 		out->w = 1.0;

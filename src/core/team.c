@@ -7,7 +7,8 @@
  *   s^2    = (sum_t a_j + sum_u a_j) / 2         (the teams' performance noise)
  *   h_i    = 1 / sqrt(s^2 + 3 Phi_i^2 / pi^2),   Phi_i^2 = sum over both teams
  *            but i of a_j^2 phi_j^2
- *   E_i    = 1 / (1 + exp(-h_i D))
+ *   E_i    = 1 / (1 + exp(-h_i D)),  D with the teams' edges (team.h) when
+ *            an advantage is not zero: + (edge_t - edge_u) / 173.7178
  *   information += lambda (a_i h_i)^2 E_i (1 - E_i),  surprise += lambda a_i h_i (s - E_i)
  * One player a side with share 1 is the paper's arithmetic, operation for
  * operation: a = 1, s^2 = (1 + 1) / 2 = 1, Phi^2 the opponent's 3 phi phi,
@@ -26,13 +27,13 @@
 size_t
 glicko_team_work_doubles(int n_players, int n_teams)
 {
-	return (size_t) n_players * 5 + (size_t) n_teams * 8;
+	return (size_t) n_players * 5 + (size_t) n_teams * 9;
 }
 
 size_t
 glicko_team_work_ints(int n_players, int n_teams)
 {
-	return (size_t) n_players + (size_t) n_teams + 1;
+	return (size_t) n_players * 2 + (size_t) n_teams + 1;
 }
 
 double
@@ -117,6 +118,35 @@ team_sum(const GlickoTeamWork *w, int t, const double *values, int skip)
 	return sorted_sum(w->scratch, n);
 }
 
+/* Each team's edge (team.h): parties counted by their players in the match. */
+static void
+team_edges(GlickoTeamWork *w)
+{
+	const GlickoTeamMatch *match = w->match;
+	const int  *party = match->party;
+
+	for (int i = 0; i < match->n_players; i++)
+		w->party_size[i] = 0;
+	if (party)
+		for (int i = 0; i < match->n_players; i++)
+			if (party[i] >= 0)
+				w->party_size[party[i]]++;
+	for (int t = 0; t < match->n_teams; t++)
+	{
+		int			n = 0;
+
+		for (int m = w->team_start[t]; m < w->team_start[t + 1]; m++)
+		{
+			int			i = w->members[m];
+
+			if (party && party[i] >= 0 && w->party_size[party[i]] >= 2)
+				w->scratch[n++] = w->a[i];
+		}
+		w->edge[t] = glicko_team_edge(&match->advantage, sorted_sum(w->scratch, n),
+									 w->share_sum[t]);
+	}
+}
+
 void
 glicko_team_prepare(const GlickoTeamMatch *match, double *doubles, int *ints,
 					GlickoTeamWork *w)
@@ -137,11 +167,15 @@ glicko_team_prepare(const GlickoTeamMatch *match, double *doubles, int *ints,
 	w->strength_scaled = w->strength + k;
 	w->u_sum = w->strength_scaled + k;
 	w->share_sum = w->u_sum + k;
-	w->composite = (Glicko2Rating *) (w->share_sum + k);	/* 3 doubles a team */
+	w->edge = w->share_sum + k;
+	w->composite = (Glicko2Rating *) (w->edge + k);	/* 3 doubles a team */
 	w->team_start = ints;
 	w->members = ints + k + 1;
+	w->party_size = w->members + n;
 	w->lambda = match->method == GLICKO_TEAM_COMPOSITE ? 1.0 : glicko_team_lambda(k);
 	w->large_phi = false;
+	w->has_edge = team_model &&
+		(match->advantage.party != 0.0 || match->advantage.size != 0.0);
 
 	/* Players by team (a counting sort, stable). */
 	for (int t = 0; t <= k; t++)
@@ -205,6 +239,8 @@ glicko_team_prepare(const GlickoTeamMatch *match, double *doubles, int *ints,
 	}
 	for (int i = 0; i < n; i++)
 		w->u_rest[i] = team_sum(w, match->team[i], w->u, i);
+	if (w->has_edge)
+		team_edges(w);
 }
 
 /*
@@ -260,11 +296,17 @@ team_z(const GlickoTeamWork *w, double h, int t, int u)
 {
 	double		gap = (w->strength[t] - w->strength[u]) -
 		GLICKO2_CENTRE * (w->w[t] - w->w[u]);
+	double		scaled;
 
+	if (w->has_edge)
+		gap += w->edge[t] - w->edge[u];
 	if (isfinite(gap))
 		return h * gap / GLICKO2_SCALE;
-	return h * ((w->strength_scaled[t] - w->strength_scaled[u]) -
-				GLICKO2_CENTRE / GLICKO2_SCALE * (w->w[t] - w->w[u]));
+	scaled = (w->strength_scaled[t] - w->strength_scaled[u]) -
+		GLICKO2_CENTRE / GLICKO2_SCALE * (w->w[t] - w->w[u]);
+	if (w->has_edge)
+		scaled += (w->edge[t] - w->edge[u]) / GLICKO2_SCALE;
+	return h * scaled;
 }
 
 static inline GlickoTerms
@@ -362,12 +404,15 @@ glicko_team_next(const GlickoTeamWork *w, GlickoTeamCursor *cursor,
 }
 
 /* a[i] = p_i ('sum') or p_i / sum p ('mean'), the team's totals (as
- * glicko_team_prepare's) and its largest a phi. */
+ * glicko_team_prepare's, its edge too when adv is given: party numbers are
+ * counted in party_size, n ints) and its largest a phi. */
 static void
-team_totals(GlickoTeamMethod method, const Glicko2Rating *r, const double *share, int n,
-			double *a, double *tmp, GlickoTeamTotals *out, double *largest)
+team_totals(GlickoTeamMethod method, const Glicko2Rating *r, const double *share,
+			const int *party, int n, const GlickoTeamAdvantage *adv,
+			double *a, double *tmp, int *party_size, GlickoTeamTotals *out, double *largest)
 {
 	double		share_sum;
+	int			members = 0;
 
 	for (int i = 0; i < n; i++)
 		tmp[i] = share ? share[i] : 1.0;
@@ -389,6 +434,19 @@ team_totals(GlickoTeamMethod method, const Glicko2Rating *r, const double *share
 	for (int i = 0; i < n; i++)
 		tmp[i] = a[i] * (r[i].rating / GLICKO2_SCALE);
 	out->strength_scaled = sorted_sum(tmp, n);
+	out->edge = 0.0;
+	if (adv == NULL)
+		return;
+	for (int i = 0; i < n; i++)
+		party_size[i] = 0;
+	if (party)
+		for (int i = 0; i < n; i++)
+			if (party[i] >= 0)
+				party_size[party[i]]++;
+	for (int i = 0; i < n; i++)
+		if (party && party[i] >= 0 && party_size[party[i]] >= 2)
+			tmp[members++] = a[i];
+	out->edge = glicko_team_edge(adv, sorted_sum(tmp, members), share_sum);
 }
 
 /* 3 (a phi / scale)^2 of every player of both teams, added in ascending order. */
@@ -407,16 +465,30 @@ both_u(const Glicko2Rating *ra, const double *aa, int na,
 	return sorted_sum(tmp, na + nb);
 }
 
-/*
- * P(a beats b) = 1 / (1 + exp(-(M_a - M_b) / sqrt(s^2 + 3 (V_a + V_b) / pi^2))),
- * both teams' uncertainty counted, as glicko2_win_probability for players.
- * scratch: 2 (na + nb) doubles.
- */
 double
 glicko_team_probability(GlickoTeamMethod method,
 						const Glicko2Rating *a, const double *a_share, int na,
 						const Glicko2Rating *b, const double *b_share, int nb,
 						double *scratch)
+{
+	return glicko_team_probability_edged(method, a, a_share, NULL, na, b, b_share, NULL, nb,
+										 NULL, scratch, NULL);
+}
+
+/*
+ * P(a beats b) = 1 / (1 + exp(-(M_a - M_b) / sqrt(s^2 + 3 (V_a + V_b) / pi^2))),
+ * both teams' uncertainty counted, as glicko2_win_probability for players;
+ * M with the teams' edges when an advantage is not zero.  Party numbers
+ * index int_scratch (na + nb ints): a's and b's are each their team's own.
+ */
+double
+glicko_team_probability_edged(GlickoTeamMethod method,
+							  const Glicko2Rating *a, const double *a_share,
+							  const int *a_party, int na,
+							  const Glicko2Rating *b, const double *b_share,
+							  const int *b_party, int nb,
+							  const GlickoTeamAdvantage *adv,
+							  double *scratch, int *int_scratch)
 {
 	GlickoTeamTotals ta,
 				tb;
@@ -440,8 +512,10 @@ glicko_team_probability(GlickoTeamMethod method,
 		(b_share == NULL || b_share[0] == 1.0))
 		return glicko2_win_probability(&a[0], &b[0]);
 
-	team_totals(method, a, a_share, na, aa, tmp, &ta, &largest_a);
-	team_totals(method, b, b_share, nb, ab, tmp, &tb, &largest_b);
+	if (adv != NULL && adv->party == 0.0 && adv->size == 0.0)
+		adv = NULL;
+	team_totals(method, a, a_share, a_party, na, adv, aa, tmp, int_scratch, &ta, &largest_a);
+	team_totals(method, b, b_share, b_party, nb, adv, ab, tmp, int_scratch, &tb, &largest_b);
 	scale = fmax(largest_a, largest_b) <= GLICKO_TEAM_LARGE_PHI ? 1.0 :
 		fmax(largest_a, largest_b);
 	return glicko_team_model_probability(&ta, &tb, both_u(a, aa, na, b, ab, nb, scale, tmp),
@@ -460,7 +534,8 @@ glicko_team_model_probability(const GlickoTeamTotals *a, const GlickoTeamTotals 
 {
 	double		s2 = (a->w + b->w) / 2.0,
 				h,
-				gap;
+				gap,
+				scaled;
 
 	if (scale <= GLICKO_TEAM_LARGE_PHI)
 		h = 1.0 / sqrt(s2 + u / PI_SQUARED);
@@ -468,8 +543,13 @@ glicko_team_model_probability(const GlickoTeamTotals *a, const GlickoTeamTotals 
 		h = M_PI / sqrt(u) / scale;
 
 	gap = (a->strength - b->strength) - GLICKO2_CENTRE * (a->w - b->w);
+	if (a->edge != 0.0 || b->edge != 0.0)
+		gap += a->edge - b->edge;
 	if (isfinite(gap))
 		return glicko_logistic(h * gap / GLICKO2_SCALE);
-	return glicko_logistic(h * ((a->strength_scaled - b->strength_scaled) -
-								GLICKO2_CENTRE / GLICKO2_SCALE * (a->w - b->w)));
+	scaled = (a->strength_scaled - b->strength_scaled) -
+		GLICKO2_CENTRE / GLICKO2_SCALE * (a->w - b->w);
+	if (a->edge != 0.0 || b->edge != 0.0)
+		scaled += (a->edge - b->edge) / GLICKO2_SCALE;
+	return glicko_logistic(h * scaled);
 }

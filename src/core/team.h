@@ -23,6 +23,7 @@
 #ifndef GLICKO_TEAM_H
 #define GLICKO_TEAM_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -44,6 +45,26 @@ glicko_team_share_ok(double share)
 	return share > 0.0 && share <= 1.0;
 }
 
+/*
+ * A team's edges in the team model, in rating points (docs/matches.md): a
+ * member of a premade party (two or more players of one team queued
+ * together) adds party * a_i to his team's strength, and the team adds
+ * size * (sum of its play shares - 1).  Zero: today's terms, bit for bit.
+ * 'individual' and 'composite' take none (their callers refuse them).
+ */
+typedef struct GlickoTeamAdvantage
+{
+	double		party;
+	double		size;
+} GlickoTeamAdvantage;
+
+/* Both advantages finite (false for NaN). */
+static inline bool
+glicko_team_advantage_ok(const GlickoTeamAdvantage *adv)
+{
+	return isfinite(adv->party) && isfinite(adv->size);
+}
+
 /* A match as the caller gives it. */
 typedef struct GlickoTeamMatch
 {
@@ -54,6 +75,9 @@ typedef struct GlickoTeamMatch
 	const Glicko2Rating *rating;	/* each player's pre-period rating */
 	const double *share;		/* each player's play share in (0, 1]; NULL: all 1 */
 	const int64_t *place;		/* each team's place (1 first, equal places tie) */
+	const int  *party;			/* each player's party, 0..n_players-1, its players all
+								 * of one team, or -1 alone; NULL: everyone alone */
+	GlickoTeamAdvantage advantage;	/* 'sum', 'mean' only */
 } GlickoTeamMatch;
 
 /*
@@ -65,6 +89,7 @@ typedef struct GlickoTeamWork
 	const GlickoTeamMatch *match;
 	double		lambda;
 	bool		large_phi;		/* some a_i phi_i beyond 1e100: scaled sums */
+	bool		has_edge;		/* a non-zero advantage: edge[] enters E */
 	int		   *members;		/* players by team */
 	int		   *team_start;		/* members of t: members[team_start[t] .. team_start[t + 1]) */
 	double	   *a;				/* per player: weight in the team strength */
@@ -76,6 +101,8 @@ typedef struct GlickoTeamWork
 	double	   *strength_scaled;	/* per team: sum a_i (r_i / 173.7178) */
 	double	   *u_sum;			/* per team: sum u_i */
 	double	   *share_sum;		/* per team: sum of play shares */
+	double	   *edge;			/* per team: its party and size edges (points) */
+	int		   *party_size;		/* per party: its players */
 	Glicko2Rating *composite;	/* per team ('composite') */
 	double	   *scratch;		/* n_players */
 } GlickoTeamWork;
@@ -128,6 +155,27 @@ extern double glicko_team_probability(GlickoTeamMethod method,
 									  const Glicko2Rating *b, const double *b_share, int nb,
 									  double *scratch);
 
+/*
+ * The same with the teams' edges ('sum', 'mean'; adv NULL or zero: the same
+ * bits): a_party and b_party each player's party within his team (-1 alone;
+ * NULL: everyone alone).  scratch: 2 (na + nb) doubles and na + nb ints.
+ */
+extern double glicko_team_probability_edged(GlickoTeamMethod method,
+											const Glicko2Rating *a, const double *a_share,
+											const int *a_party, int na,
+											const Glicko2Rating *b, const double *b_share,
+											const int *b_party, int nb,
+											const GlickoTeamAdvantage *adv,
+											double *scratch, int *int_scratch);
+
+/* A team's edge in points: party * party_weight + size * (share_sum - 1),
+ * party_weight the sum of a_i over members of parties of two or more. */
+static inline double
+glicko_team_edge(const GlickoTeamAdvantage *adv, double party_weight, double share_sum)
+{
+	return adv->party * party_weight + adv->size * (share_sum - 1.0);
+}
+
 /* Beyond this an a_i phi_i's square could overflow: sums of squares are
  * taken relative to the largest (as g_of_phi does for one player). */
 #define GLICKO_TEAM_LARGE_PHI 1e100
@@ -135,6 +183,7 @@ extern double glicko_team_probability(GlickoTeamMethod method,
 /* A team's totals in the team model ('sum', 'mean'). */
 typedef struct GlickoTeamTotals
 {
+	double		edge;			/* the party and size edges (points), 0 without */
 	double		w;				/* sum a_i */
 	double		strength;		/* sum a_i r_i (public scale) */
 	double		strength_scaled;	/* sum a_i (r_i / 173.7178) */
