@@ -562,7 +562,8 @@ class Fuzzer:
                      'volatility': ['0.06'], 'advantage': ['0', '50'], 'max_gap': ['100', '400'],
                      'widen': ['5', '0'], 'periods': ['1', '0.5', '3'], 'c': ['34.6', '63.2'],
                      'deviations': ['2', '1.96'], 'confidence': ['0.95', '0.5'], 'score': ['0', '0.5', '1'],
-                     'elapsed_periods': ['0', '1'], 'rating': ['1500', '1200']}
+                     'elapsed_periods': ['0', '1'], 'rating': ['1500', '1200'],
+                     'party_advantage': ['0', '40'], 'size_advantage': ['0', '25']}
             if good and argname in goods:
                 return rng.choice(goods[argname]) + '::float8'
             return rng.choice(FLOATS) + '::float8'
@@ -609,6 +610,12 @@ class Fuzzer:
         if typ in ('anyarray', 'anycompatiblearray', 'bigint[]', 'integer[]', 'double precision[]',
                    'glicko2_rating[]', 'text[]', 'float8range[]'):
             return self.array_value(typ, argname, plan, good)
+        if typ == '"any"':  # party labels (parties, parties_a, parties_b): an array of any type
+            if rng.random() < 0.3:
+                return 'NULL'
+            if not good and rng.random() < 0.3:
+                return rng.choice(["'{a}'::text", "1", "ARRAY['{}'::json]", "ARRAY[ARRAY[1, 2], ARRAY[1, 2]]"])
+            return self.array_value(rng.choice(['integer[]', 'text[]', 'bigint[]']), argname, plan, good)
         if typ == 'float8range':
             return rng.choice(["NULL::float8range", "'empty'::float8range", "'[1,2]'::float8range",
                                "'(,)'::float8range", "'[-Infinity,Infinity]'::float8range",

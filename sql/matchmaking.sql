@@ -13,11 +13,12 @@ COMMENT ON FUNCTION glicko2_team_win_probability(glicko2_rating[], glicko2_ratin
   'Probability that team a beats team b by the team model of the method: ''sum'' (the default) and ''mean'', 1 / (1 + exp(-(M_a - M_b) / sqrt(s^2 + 3 (V_a + V_b) / pi^2))) with M a team''s sum (or mean) of its players'' mu, V of their a^2 phi^2, s^2 the teams'' performance noise (docs/matches.md); ''individual'' and ''composite'', glicko2_win_probability between the teams'' composites (Williams 2013: the means of their players'' rating, RD and volatility); each player counted by his weight (play share, in (0, 1]; NULL weights: all 1, the same bits) as glicko2_close_matches counts him; p(a,b) + p(b,a) = 1; teams of one are glicko2_win_probability; NULL teams or method: NULL; parties_a, parties_b: each player''s party label in his team (arrays of any type with equality, NULL: queued alone; a label in both teams is refused), party_advantage the points each member of a party of two or more adds to his team''s strength (times his weight in it), size_advantage the points per team member beyond one (''sum'' and ''mean'' only; 0: the same bits as without, docs/matches.md)';
 
 CREATE FUNCTION glicko2_balance(ratings glicko2_rating[], teams int DEFAULT 2, parties int[] DEFAULT NULL,
-                                method text DEFAULT 'sum')
+                                method text DEFAULT 'sum', party_advantage float8 DEFAULT 0,
+                                size_advantage float8 DEFAULT 0)
   RETURNS int[] AS 'MODULE_PATHNAME', 'glicko2_balance_sql'
   LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION glicko2_balance(glicko2_rating[], int, int[], text) IS
-  'The fairest split of a lobby into teams whose sizes differ by at most one: the team (1, 2, ... by first player) of each position; fairest = smallest |p - 0.5| (more teams: smallest largest |p - 0.5| over pairs of teams), p = glicko2_team_win_probability of the method (''sum'', the default, ''mean'', ''individual'', ''composite''); players with the same party number stay together; exact for 16 players or fewer (and up to 2 million splits), greedy plus improving swaps beyond; deterministic';
+COMMENT ON FUNCTION glicko2_balance(glicko2_rating[], int, int[], text, float8, float8) IS
+  'The fairest split of a lobby into teams whose sizes differ by at most one: the team (1, 2, ... by first player) of each position; fairest = smallest |p - 0.5| (more teams: smallest largest |p - 0.5| over pairs of teams), p = glicko2_team_win_probability of the method (''sum'', the default, ''mean'', ''individual'', ''composite''); players with the same party number stay together, and with party_advantage and size_advantage (''sum'', ''mean'') each member of a party of two or more counts party_advantage points more in his team''s strength and each member beyond one size_advantage; exact for 16 players or fewer (and up to 2 million splits), greedy plus improving swaps beyond; deterministic';
 
 CREATE FUNCTION glicko2_internal.glicko2_row_taken(row_id tid, taken bytea)
   RETURNS boolean AS 'MODULE_PATHNAME', 'glicko2_row_taken_sql'

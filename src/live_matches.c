@@ -84,6 +84,12 @@ typedef struct MatchTrigger
 	GlickoTeamMethod method;
 	MatchColumn col[N_COLUMNS];
 	bool		has_weight;
+	const char *party_column;	/* NULL: no parties */
+	AttrNumber	party_attnum;
+	Oid			party_type;
+	Oid			party_collation;
+	FmgrInfo	party_eq;
+	GlickoTeamAdvantage advantage;
 	GlickoLiveRatings ratings;
 	Oid			key_array_type; /* of the matches' player column */
 	Oid			match_array_type;
@@ -102,7 +108,7 @@ enum
 static const char *const option_names =
 	"period, tau, max_rd, method, player_column, rating_column, rated_at_column, "
 	"match_column, match_player_column, team_column, place_column, played_at_column, "
-	"weight_column";
+	"weight_column, party_column, party_advantage, size_advantage";
 
 /* One 'name=value' trigger argument; column names go to names[]. */
 static void
@@ -118,6 +124,18 @@ parse_option(const char *arg, MatchTrigger *t, const char **names, const char *t
 	if (strcmp(name, "method") == 0)
 	{
 		t->method = glicko2_team_method(cstring_to_text(value));
+		return;
+	}
+	if (strcmp(name, "party_column") == 0)
+	{
+		t->party_column = MemoryContextStrdup(cxt, value);
+		return;
+	}
+	if (strcmp(name, "party_advantage") == 0 || strcmp(name, "size_advantage") == 0)
+	{
+		double		x = DatumGetFloat8(DirectFunctionCall1(float8in, CStringGetDatum(value)));
+
+		*(name[0] == 'p' ? &t->advantage.party : &t->advantage.size) = x;
 		return;
 	}
 	for (int c = 0; c < N_COLUMNS; c++)
@@ -209,6 +227,7 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 				errhint("EXECUTE FUNCTION glicko2_rate_matches('ratings' [, 'method=sum', 'period=1 day', 'tau=0.5', 'max_rd=350', ...])."));
 	for (int i = 1; i < trigger->tgnargs; i++)
 		parse_option(trigger->tgargs[i], t, names, trigger->tgname, e->cxt);
+	glicko2_team_advantage_check(&t->advantage, t->method);
 	if (t->opt.player_column == NULL)
 		t->opt.player_column = MemoryContextStrdup(e->cxt, "player_id");
 	if (t->opt.rating_column == NULL)
@@ -238,6 +257,15 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 		resolve_column(t, COL_WEIGHT, matches, names[COL_WEIGHT], false, e->cxt);
 		glicko_require_number(t->col[COL_WEIGHT].type, names[COL_WEIGHT],
 							  RelationGetRelationName(matches));
+	}
+	if (t->party_column)
+	{
+		t->party_attnum = glicko_live_column_attnum(e->table_relid, t->party_column, "party_column");
+		t->party_type = get_atttype(e->table_relid, t->party_attnum);
+		glicko_party_type_check(e->table_relid, t->party_column, t->party_type);
+		t->party_collation = TupleDescAttr(RelationGetDescr(matches), t->party_attnum - 1)->attcollation;
+		fmgr_info_cxt(lookup_type_cache(t->party_type, TYPECACHE_EQ_OPR_FINFO)->eq_opr_finfo.fn_oid,
+					  &t->party_eq, e->cxt);
 	}
 	require_match_index(e->table_relid, &t->col[COL_MATCH]);
 	t->key_array_type = get_array_type(t->col[COL_PLAYER].type);
@@ -333,6 +361,9 @@ typedef struct MatchRow
 	double		share;
 	int			key;			/* the player's number among the statement's players */
 	int			team_no;		/* the team's number within its match */
+	Datum		party;
+	bool		party_null;		/* (also without a party column) */
+	int			party_no;		/* the party's number within its match, -1 alone */
 } MatchRow;
 
 /* A match: its rows are rows[first .. first + n). */
@@ -490,6 +521,14 @@ read_rows(const MatchTrigger *t, TriggerData *trigdata, int *n_rows)
 		if (TIMESTAMP_NOT_FINITE(r->played_at))
 			bad_match(t, matches, ERRCODE_INVALID_PARAMETER_VALUE, r,
 					  psprintf("%s is not finite", t->col[COL_PLAYED_AT].name));
+		r->party_null = true;
+		if (t->party_column)
+		{
+			Datum		party = slot_getattr(slot, t->party_attnum, &r->party_null);
+
+			if (!r->party_null)
+				r->party = datumCopy(party, get_typbyval(t->party_type), get_typlen(t->party_type));
+		}
 		r->share = t->has_weight ? glicko_score_as_float8(t->col[COL_WEIGHT].type, v[COL_WEIGHT]) : 1.0;
 		if (!glicko_team_share_ok(r->share))
 			bad_match(t, matches, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, r,
@@ -500,6 +539,34 @@ read_rows(const MatchTrigger *t, TriggerData *trigdata, int *n_rows)
 	ExecDropSingleTupleTableSlot(slot);
 	*n_rows = n;
 	return rows;
+}
+
+/*
+ * The party of row r of the match starting at row `first`: the number
+ * (within the match) of the first row with its label, or -1 alone.  A label
+ * on two teams of the match refuses the statement.
+ */
+static int
+party_of(const MatchTrigger *t, Relation matches, const MatchRow *rows, int first, int r)
+{
+	if (rows[r].party_null)
+		return -1;
+	for (int j = first; j < r; j++)
+		if (!rows[j].party_null &&
+			DatumGetBool(FunctionCall2Coll((FmgrInfo *) &t->party_eq, t->party_collation,
+										   rows[r].party, rows[j].party)))
+		{
+			if (rows[j].team_no != rows[r].team_no)
+				bad_match(t, matches, ERRCODE_INVALID_PARAMETER_VALUE, &rows[r],
+						  psprintf("party %s is on two teams, %s %s (%s %s) and %s %s (%s %s)",
+								   glicko_live_key_text(t->party_type, rows[r].party),
+								   t->col[COL_TEAM].name, value_text(t, COL_TEAM, rows[j].team),
+								   t->col[COL_PLAYER].name, value_text(t, COL_PLAYER, rows[j].player),
+								   t->col[COL_TEAM].name, value_text(t, COL_TEAM, rows[r].team),
+								   t->col[COL_PLAYER].name, value_text(t, COL_PLAYER, rows[r].player)));
+			return rows[j].party_no;
+		}
+	return r - first;
 }
 
 /*
@@ -559,6 +626,7 @@ group_matches(const MatchTrigger *t, Relation matches, MatchRow *rows, int n_row
 								   rows[r].place, t->col[COL_PLAYER].name,
 								   value_text(t, COL_PLAYER, rows[r].player)));
 			rows[r].team_no = m[k].n_teams - 1;
+			rows[r].party_no = party_of(t, matches, rows, i, r);
 		}
 		if (m[k].n_teams < 2)
 			bad_match(t, matches, ERRCODE_INVALID_PARAMETER_VALUE, &rows[i],
@@ -731,6 +799,7 @@ rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match 
 	Glicko2Rating *pre;
 	double	   *share;
 	int		   *team;
+	int		   *party;
 	int64	   *place;
 	GlickoSums *sums;
 
@@ -739,6 +808,7 @@ rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match 
 	pre = palloc(sizeof(Glicko2Rating) * most);
 	share = palloc(sizeof(double) * most);
 	team = palloc(sizeof(int) * most);
+	party = palloc(sizeof(int) * most);
 	place = palloc(sizeof(int64) * most);
 	sums = palloc(sizeof(GlickoSums) * most);
 
@@ -747,7 +817,7 @@ rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match 
 		const MatchRow *mr = &rows[m[i].first];
 		TimestampTz at = mr[0].played_at;
 		GlickoTeamMatch match = {t->method, m[i].n, m[i].n_teams, team, pre,
-		t->has_weight ? share : NULL, place};
+			t->has_weight ? share : NULL, place, t->party_column ? party : NULL, t->advantage};
 		GlickoTeamWork work;
 		GlickoTeamCursor cursor = {0, -1};
 		GlickoTeamSide side;
@@ -761,6 +831,7 @@ rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match 
 			status = glicko2_grown(&lr->rating, glicko_live_idle(lr, at, t->opt.period_usecs),
 								   t->opt.max_rd, &pre[p]);
 			team[p] = mr[p].team_no;
+			party[p] = mr[p].party_no;
 			share[p] = mr[p].share;
 			place[mr[p].team_no] = mr[p].place;
 			memset(&sums[p], 0, sizeof(GlickoSums));

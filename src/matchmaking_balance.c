@@ -308,11 +308,13 @@ glicko2_balance_sql(PG_FUNCTION_ARGS)
 	Datum	   *out;
 	MmStatus	status;
 	GlickoTeamMethod method;
+	GlickoTeamAdvantage adv;
 
 	/* No lobby, no team count or no method: no split. */
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(3))
 		PG_RETURN_NULL();
 	method = glicko2_team_method(PG_GETARG_TEXT_PP(3));
+	adv = glicko2_team_advantage(fcinfo, 4, 5, method);
 	n = rating_array(PG_GETARG_ARRAYTYPE_P(0), "ratings", &players);
 	teams = PG_GETARG_INT32(1);
 	if (n > MM_MAX_PLAYERS)
@@ -365,7 +367,7 @@ glicko2_balance_sql(PG_FUNCTION_ARGS)
 	}
 
 	team = palloc(sizeof(int) * n);
-	status = glicko_mm_balance(players, party, n, teams, method, team, &exact, &bad_party,
+	status = glicko_mm_balance(players, party, n, teams, method, &adv, team, &exact, &bad_party,
 							   &glicko_mm_server_env);
 	glicko_mm_report_balance(status, party_value ? party_value[bad_party] : 0, n, teams);
 

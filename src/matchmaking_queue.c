@@ -335,7 +335,7 @@ plan_games(TakenQueue *q, int team_size, int teams, GlickoTeamMethod method,
 			lobby_team[k] = k + 1;	/* teams of one: nothing to balance */
 		}
 		if (team_size > 1)
-			glicko_mm_report_balance(glicko_mm_balance(lobby, NULL, size, teams, method, lobby_team,
+			glicko_mm_report_balance(glicko_mm_balance(lobby, NULL, size, teams, method, NULL, lobby_team,
 													   &exact, &bad_party, &glicko_mm_server_env),
 									 0, size, teams);
 		for (int k = 0; k < size; k++)

@@ -43,6 +43,9 @@ typedef struct Teams
 	double		rd_sum[MM_MAX_TEAMS];
 	double		scaled_sum[MM_MAX_TEAMS];
 	double		u_sum[MM_MAX_TEAMS];
+	GlickoTeamAdvantage adv;	/* the team model's edges */
+	bool		has_edge;
+	int			party_members[MM_MAX_TEAMS];	/* players in units of two or more */
 } Teams;
 
 /* Team e's totals in the team model, and its sum of 3 (a phi / scale)^2. */
@@ -58,6 +61,8 @@ model_totals(const Teams *t, int e, GlickoTeamTotals *out, double *u)
 		out->strength = t->rating_sum[e] / size;
 		out->strength_scaled = t->scaled_sum[e] / size;
 		*u = t->u_sum[e] / (size * size);
+		if (t->has_edge)
+			out->edge = glicko_team_edge(&t->adv, t->party_members[e] / size, size);
 	}
 	else
 	{
@@ -65,6 +70,8 @@ model_totals(const Teams *t, int e, GlickoTeamTotals *out, double *u)
 		out->strength = t->rating_sum[e];
 		out->strength_scaled = t->scaled_sum[e];
 		*u = t->u_sum[e];
+		if (t->has_edge)
+			out->edge = glicko_team_edge(&t->adv, t->party_members[e], size);
 	}
 }
 
@@ -130,13 +137,22 @@ teams_cost(const Teams *t)
 	return worst;
 }
 
-/* Sizes differ by at most one: the first n % teams teams take one more. */
+/* Sizes differ by at most one: the first n % teams teams take one more.
+ * adv NULL: no edges. */
 static void
-teams_init(Teams *t, int n, int teams, GlickoTeamMethod method, double scale)
+teams_init(Teams *t, int n, int teams, GlickoTeamMethod method, double scale,
+		   const GlickoTeamAdvantage *adv)
 {
+	GlickoTeamAdvantage a = {0.0, 0.0};
+
+	if (adv)
+		a = *adv;				/* (before the memset: adv may be &t->adv) */
 	memset(t, 0, sizeof(*t));
 	t->method = method;
 	t->scale = scale;
+	t->adv = a;
+	t->has_edge = (method == GLICKO_TEAM_SUM || method == GLICKO_TEAM_MEAN) &&
+		(a.party != 0.0 || a.size != 0.0);
 	t->count = teams;
 	for (int i = 0; i < teams; i++)
 		t->cap[i] = n / teams + (i < n % teams ? 1 : 0);
@@ -147,6 +163,7 @@ static inline void
 team_add(Teams *t, const Units *u, int k, int e, int sign)
 {
 	t->fill[e] += sign * u->size[k];
+	t->party_members[e] += sign * (u->size[k] >= 2 ? u->size[k] : 0);
 	t->rating_sum[e] += sign * u->rating_sum[k];
 	t->rd_sum[e] += sign * u->rd_sum[k];
 	t->scaled_sum[e] += sign * u->scaled_sum[k];
@@ -155,15 +172,22 @@ team_add(Teams *t, const Units *u, int k, int e, int sign)
 
 double
 glicko_mm_split_cost(const Glicko2Rating *players, int n, const int *team, int teams,
-					 GlickoTeamMethod method)
+					 GlickoTeamMethod method, const int *party, const GlickoTeamAdvantage *adv)
 {
 	Teams		t;
 
-	teams_init(&t, n, teams, method, lobby_scale(players, n));
+	teams_init(&t, n, teams, method, lobby_scale(players, n), adv);
 	for (int i = 0; i < n; i++)
 	{
 		int			k = team[i] - 1;
 
+		/* (a member of a party of two or more in his team) */
+		for (int j = 0; party && party[i] > 0 && j < n; j++)
+			if (j != i && party[j] == party[i] && team[j] == team[i])
+			{
+				t.party_members[k]++;
+				break;
+			}
 		t.fill[k]++;
 		t.rating_sum[k] += players[i].rating;
 		t.rd_sum[k] += players[i].rd;
@@ -346,14 +370,14 @@ check_lobby(int n, int teams)
 /* What both methods start from: the lobby checked, empty teams, the units. */
 static MmStatus
 lobby_start(const Glicko2Rating *players, const int *party, int n, int teams,
-			GlickoTeamMethod method, Units *u, Teams *t, int *bad_party,
-			const MmEnv *env)
+			GlickoTeamMethod method, const GlickoTeamAdvantage *adv, Units *u, Teams *t,
+			int *bad_party, const MmEnv *env)
 {
 	MmStatus	status = check_lobby(n, teams);
 
 	if (status != MM_OK)
 		return status;
-	teams_init(t, n, teams, method, lobby_scale(players, n));
+	teams_init(t, n, teams, method, lobby_scale(players, n), adv);
 	if (!units_build(u, players, party, n, t->cap[0], t->scale, bad_party, env))
 	{
 		units_free(u, env);
@@ -396,12 +420,12 @@ split_count(int n, int teams)
  */
 MmStatus
 glicko_mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
-						int teams, GlickoTeamMethod method, int *team, int *bad_party,
-						const MmEnv *env)
+						int teams, GlickoTeamMethod method, const GlickoTeamAdvantage *adv,
+						int *team, int *bad_party, const MmEnv *env)
 {
 	Units		u;
 	Teams		t;
-	MmStatus	status = lobby_start(players, party, n, teams, method, &u, &t, bad_party, env);
+	MmStatus	status = lobby_start(players, party, n, teams, method, adv, &u, &t, bad_party, env);
 	int		   *choice,
 			   *best_team,
 			   *unit_team;
@@ -440,6 +464,7 @@ glicko_mm_balance_exact(const Glicko2Rating *players, const int *party, int n,
 			int			c = choice[level];
 
 			t.fill[c] -= u.size[k];
+			t.party_members[c] -= u.size[k] >= 2 ? u.size[k] : 0;
 			t.rating_sum[c] = saved_rating[level];
 			t.rd_sum[c] = saved_rd[level];
 			t.scaled_sum[c] = saved_scaled[level];
@@ -621,12 +646,12 @@ improve_by_swaps(Teams *t, const Units *u, int *unit_team, double *budget,
  */
 MmStatus
 glicko_mm_balance_heuristic(const Glicko2Rating *players, const int *party, int n,
-							int teams, GlickoTeamMethod method, int *team,
-							int *bad_party, const MmEnv *env)
+							int teams, GlickoTeamMethod method, const GlickoTeamAdvantage *adv,
+							int *team, int *bad_party, const MmEnv *env)
 {
 	Units		u;
 	Teams		t;
-	MmStatus	status = lobby_start(players, party, n, teams, method, &u, &t, bad_party, env);
+	MmStatus	status = lobby_start(players, party, n, teams, method, adv, &u, &t, bad_party, env);
 	int		   *unit_team,
 			   *best_team;
 	double		best;
@@ -642,7 +667,7 @@ glicko_mm_balance_heuristic(const Glicko2Rating *players, const int *party, int 
 	best_team = env->alloc(sizeof(int) * u.count);
 	if (!greedy_place(&t, &u, unit_team, false, env))
 	{
-		teams_init(&t, n, teams, t.method, t.scale);
+		teams_init(&t, n, teams, t.method, t.scale, &t.adv);
 		if (!greedy_place(&t, &u, unit_team, true, env))
 		{
 			env->release(unit_team);
@@ -661,7 +686,7 @@ glicko_mm_balance_heuristic(const Glicko2Rating *players, const int *party, int 
 		bool		placed = true;
 
 		/* A random split: largest units first, each into a random team with room. */
-		teams_init(&t, n, teams, t.method, t.scale);
+		teams_init(&t, n, teams, t.method, t.scale, &t.adv);
 		for (int i = 0; i < u.count && placed; i++)
 		{
 			int			k = u.order[i],
@@ -708,8 +733,8 @@ glicko_mm_balance_heuristic(const Glicko2Rating *players, const int *party, int 
 
 MmStatus
 glicko_mm_balance(const Glicko2Rating *players, const int *party, int n, int teams,
-				  GlickoTeamMethod method, int *team, bool *exact, int *bad_party,
-				  const MmEnv *env)
+				  GlickoTeamMethod method, const GlickoTeamAdvantage *adv, int *team,
+				  bool *exact, int *bad_party, const MmEnv *env)
 {
 	MmStatus	status = check_lobby(n, teams);
 
@@ -717,8 +742,8 @@ glicko_mm_balance(const Glicko2Rating *players, const int *party, int n, int tea
 		return status;
 	*exact = n <= MM_EXACT_PLAYERS || split_count(n, teams) <= MM_EXACT_SPLITS;
 	if (*exact)
-		return glicko_mm_balance_exact(players, party, n, teams, method, team, bad_party, env);
-	return glicko_mm_balance_heuristic(players, party, n, teams, method, team, bad_party, env);
+		return glicko_mm_balance_exact(players, party, n, teams, method, adv, team, bad_party, env);
+	return glicko_mm_balance_heuristic(players, party, n, teams, method, adv, team, bad_party, env);
 }
 
 /* A double's order as an unsigned integer's: flip every bit of a negative

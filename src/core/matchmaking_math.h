@@ -60,11 +60,15 @@ typedef struct MmEnv
 /*
  * The unfairness of a split: for two teams |p - 1/2|, p the first team's
  * win probability by the method; for more, the largest |p - 1/2| over every
- * pair of teams (the most lopsided meeting the split allows).
+ * pair of teams (the most lopsided meeting the split allows).  With adv
+ * ('sum', 'mean'; NULL: none) each team's edge counts (team.h): a member of
+ * a party of two or more in his team (party as below) adds adv->party, each
+ * member beyond one adv->size.
  */
 extern double glicko_mm_split_cost(const Glicko2Rating *players, int n,
 								   const int *team, int teams,
-								   GlickoTeamMethod method);
+								   GlickoTeamMethod method, const int *party,
+								   const GlickoTeamAdvantage *adv);
 
 /*
  * Split n players into `teams` teams whose sizes differ by at most one, the
@@ -74,19 +78,22 @@ extern double glicko_mm_split_cost(const Glicko2Rating *players, int n,
  * glicko_mm_split_cost, first in the search's order among equals) when n <=
  * MM_EXACT_PLAYERS or there are at most MM_EXACT_SPLITS splits; otherwise
  * glicko_mm_balance_heuristic.  *exact says which; *bad_party names the party of a
- * MM_PARTY_TOO_LARGE.
+ * MM_PARTY_TOO_LARGE.  adv: the teams' edges as in glicko_mm_split_cost.
  */
 extern MmStatus glicko_mm_balance(const Glicko2Rating *players, const int *party,
 								  int n, int teams, GlickoTeamMethod method,
+								  const GlickoTeamAdvantage *adv,
 								  int *team, bool *exact, int *bad_party,
 								  const MmEnv *env);
 
 /* The two searches, callable on their own (tests measure the gap). */
 extern MmStatus glicko_mm_balance_exact(const Glicko2Rating *players, const int *party,
 										int n, int teams, GlickoTeamMethod method,
+										const GlickoTeamAdvantage *adv,
 										int *team, int *bad_party, const MmEnv *env);
 extern MmStatus glicko_mm_balance_heuristic(const Glicko2Rating *players, const int *party,
 											int n, int teams, GlickoTeamMethod method,
+											const GlickoTeamAdvantage *adv,
 											int *team, int *bad_party, const MmEnv *env);
 
 /*

@@ -58,34 +58,41 @@ $$;
 -- ('mean'); each pair of teams one game with D = M_t - M_u,
 -- s^2 = (sum a_t + sum a_u) / 2, Phi2 everyone's a^2 phi^2 but his own,
 -- h = 1 / sqrt(s^2 + 3 Phi2 / pi^2), E = 1 / (1 + exp(-h D)), weighted by
--- lambda_m = 4 (m - H_m) / (m (m - 1)).
+-- lambda_m = 4 (m - H_m) / (m (m - 1)).  With parties (docs/matches.md): D
+-- gains (e_t - e_u) / 173.7178, e_t = pa * (sum of a over the team's players
+-- whose label two or more of them share) + sa * (sum of the team's weights - 1).
 CREATE TABLE pre (player_id int PRIMARY KEY, rating glicko2_rating, rated_at timestamptz);
-CREATE FUNCTION hand_match(method text, id int, source regclass DEFAULT 'matches')
+CREATE FUNCTION hand_match(method text, id int, source regclass DEFAULT 'matches',
+                           pa float8 DEFAULT 0, sa float8 DEFAULT 0)
 RETURNS TABLE (player_id int, rating glicko2_rating) LANGUAGE plpgsql AS $$
 BEGIN
   RETURN QUERY EXECUTE format($q$
   WITH rows AS (
     SELECT m.player_id AS p, m.team AS t, m.place AS pl, m.weight AS w, m.played_at AS at,
+           %s AS party,
            coalesce((r.rating).rating, 1500) AS r0, coalesce((r.rating).rd, 350) AS rd0,
            coalesce((r.rating).volatility, 0.06) AS sigma,
            CASE WHEN r.rating IS NULL OR r.rated_at IS NULL OR m.played_at <= r.rated_at THEN 0
                 ELSE extract(epoch FROM m.played_at - r.rated_at)::float8 / 86400 END AS days
     FROM %s m LEFT JOIN pre r USING (player_id) WHERE m.match_id = $2),
   grown AS (
-    SELECT p, t, pl, w, sigma, (r0 - 1500) / 173.7178 AS mu,
+    SELECT p, t, pl, w, sigma, count(party) OVER (PARTITION BY t, party) AS in_party,
+           (r0 - 1500) / 173.7178 AS mu,
            CASE WHEN 173.7178 * sqrt((rd0 / 173.7178) ^ 2 + days * sigma ^ 2) > 350 THEN greatest(rd0, 350)
                 ELSE 173.7178 * sqrt((rd0 / 173.7178) ^ 2 + days * sigma ^ 2) END / 173.7178 AS phi
     FROM rows),
   weighted AS (
     SELECT *, CASE $1 WHEN 'sum' THEN w ELSE w / sum(w) OVER (PARTITION BY t) END AS a FROM grown),
-  teams AS (SELECT t, min(pl) AS pl, sum(a * mu) AS big_m, sum(a) AS big_a FROM weighted GROUP BY t),
+  teams AS (SELECT t, min(pl) AS pl, sum(a * mu) AS big_m, sum(a) AS big_a,
+                   $3 * coalesce(sum(a) FILTER (WHERE in_party >= 2), 0) + $4 * (sum(w) - 1) AS edge
+            FROM weighted GROUP BY t),
   lambda AS (
     SELECT 4 * (n - (SELECT sum(1 / k::float8) FROM generate_series(1, n::int) k)) / (n * (n - 1)) AS lam
     FROM (SELECT count(*)::float8 AS n FROM teams) c),
   games AS (
     SELECT i.p, i.a, i.mu, i.phi, i.sigma,
            (SELECT lam FROM lambda) AS lam,
-           ti.big_m - tu.big_m AS d,
+           ti.big_m - tu.big_m + (ti.edge - tu.edge) / 173.7178 AS d,
            1 / sqrt((ti.big_a + tu.big_a) / 2
                     + 3 * (SELECT sum(j.a ^ 2 * j.phi ^ 2) FROM weighted j
                            WHERE j.t IN (ti.t, tu.t) AND j.p <> i.p) / pi() ^ 2) AS h,
@@ -95,7 +102,8 @@ BEGIN
   SELECT p, live_matches.hand_update(min(mu), min(phi), min(sigma),
                                      sum(lam * (a * h) ^ 2 * e * (1 - e)), sum(lam * a * h * (score - e)))
   FROM expected GROUP BY p ORDER BY p
-  $q$, source) USING method, id;
+  $q$, CASE WHEN EXISTS (SELECT FROM pg_attribute WHERE attrelid = source AND attname = 'party')
+            THEN 'm.party' ELSE 'NULL::int' END, source) USING method, id, pa, sa;
 END $$;
 -- Relative differences of every field, live against by hand.
 CREATE FUNCTION worst(a glicko2_rating, b glicko2_rating) RETURNS float8 LANGUAGE sql AS $$
@@ -318,6 +326,79 @@ DROP TRIGGER t ON m2;
 CREATE TRIGGER t AFTER INSERT ON m2 FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('ratings');
 INSERT INTO m2 VALUES (1, 1, 1, 1, now()), (1, 2, 2, 2, now());
 SELECT count(*) AS changed FROM (SELECT * FROM ratings EXCEPT SELECT * FROM before) c;
+
+-- Parties and uneven teams: a trio (21, 22 a party, 23 on half the match)
+-- first, a duo (24 alone in party 'q', 25 new) second, a solo (26) third;
+-- +40 a party member, +25 a team member beyond one, by both methods.  With
+-- the advantages 0, a party column changes no bit.
+CREATE TABLE m_party (LIKE matches INCLUDING ALL);
+ALTER TABLE m_party ADD COLUMN party text;
+CREATE TABLE r_party (LIKE pre INCLUDING ALL);
+CREATE TABLE m_party_mean (LIKE m_party INCLUDING ALL);
+CREATE TABLE r_party_mean (LIKE pre INCLUDING ALL);
+CREATE TABLE m_party_zero (LIKE m_party INCLUDING ALL);
+CREATE TABLE r_party_zero (LIKE pre INCLUDING ALL);
+CREATE TABLE m_no_party (LIKE matches INCLUDING ALL);
+CREATE TABLE r_no_party (LIKE pre INCLUDING ALL);
+CREATE TRIGGER rate AFTER INSERT ON m_party REFERENCING NEW TABLE AS n FOR EACH STATEMENT
+  EXECUTE FUNCTION glicko2_rate_matches('r_party', 'party_column=party', 'party_advantage=40', 'size_advantage=25');
+CREATE TRIGGER rate AFTER INSERT ON m_party_mean REFERENCING NEW TABLE AS n FOR EACH STATEMENT
+  EXECUTE FUNCTION glicko2_rate_matches('r_party_mean', 'method=mean', 'party_column=party',
+                                        'party_advantage=40', 'size_advantage=25');
+CREATE TRIGGER rate AFTER INSERT ON m_party_zero REFERENCING NEW TABLE AS n FOR EACH STATEMENT
+  EXECUTE FUNCTION glicko2_rate_matches('r_party_zero', 'party_column=party', 'party_advantage=0');
+CREATE TRIGGER rate AFTER INSERT ON m_no_party REFERENCING NEW TABLE AS n FOR EACH STATEMENT
+  EXECUTE FUNCTION glicko2_rate_matches('r_no_party');
+TRUNCATE pre;
+INSERT INTO pre VALUES
+  (21, glicko2_rating(1600, 80), '2026-01-01'), (22, glicko2_rating(1450, 200), '2025-12-20'),
+  (23, glicko2_rating(1500, 120), '2026-01-01'), (24, glicko2_rating(1700, 60), NULL),
+  (26, glicko2_rating(1650, 150), '2026-01-02');
+INSERT INTO r_party SELECT * FROM pre;
+INSERT INTO r_party_mean SELECT * FROM pre;
+INSERT INTO r_party_zero SELECT * FROM pre;
+INSERT INTO r_no_party SELECT * FROM pre;
+INSERT INTO m_party (match_id, player_id, team, place, played_at, weight, party) VALUES
+  (40, 21, 1, 1, '2026-01-04', 1, 'p'), (40, 22, 1, 1, '2026-01-04', 1, 'p'),
+  (40, 23, 1, 1, '2026-01-04', 0.5, NULL), (40, 24, 2, 2, '2026-01-04', 1, 'q'),
+  (40, 25, 2, 2, '2026-01-04', 1, NULL), (40, 26, 3, 3, '2026-01-04', 1, NULL);
+INSERT INTO m_party_mean SELECT * FROM m_party;
+INSERT INTO m_party_zero SELECT * FROM m_party;
+INSERT INTO m_no_party SELECT match_id, player_id, team, place, played_at, weight FROM m_party;
+SELECT h.player_id, worst(r.rating, h.rating) < 1e-12 AS as_by_hand,
+       worst(m.rating, hm.rating) < 1e-12 AS mean_as_by_hand,
+       z.rating = n.rating AND z.rated_at = n.rated_at AS zero_same_bits
+FROM hand_match('sum', 40, 'm_party', 40, 25) h JOIN r_party r USING (player_id)
+JOIN hand_match('mean', 40, 'm_party', 40, 25) hm USING (player_id) JOIN r_party_mean m USING (player_id)
+JOIN r_party_zero z USING (player_id) JOIN r_no_party n USING (player_id)
+ORDER BY 1;
+-- (the edges move them: the hand computation without them differs)
+SELECT count(*) AS moved_by_the_edges FROM hand_match('sum', 40, 'm_party') h JOIN r_party r USING (player_id)
+WHERE worst(r.rating, h.rating) > 1e-6;
+-- Refused: a label on two teams (the whole statement), a bad option.
+\set VERBOSITY terse
+INSERT INTO m_party (match_id, player_id, team, place, played_at, party) VALUES
+  (41, 21, 1, 1, '2026-01-05', 'p'), (41, 22, 2, 2, '2026-01-05', 'p');
+CREATE TABLE m_bad (LIKE m_party INCLUDING ALL);
+ALTER TABLE m_bad ADD COLUMN loadout json;
+CREATE TRIGGER rate AFTER INSERT ON m_bad REFERENCING NEW TABLE AS n FOR EACH STATEMENT
+  EXECUTE FUNCTION glicko2_rate_matches('r_party', 'party_column=loadout');
+INSERT INTO m_bad (match_id, player_id, team, place, played_at) VALUES (1, 21, 1, 1, now()), (1, 22, 2, 2, now());
+DROP TRIGGER rate ON m_bad;
+CREATE TRIGGER rate AFTER INSERT ON m_bad REFERENCING NEW TABLE AS n FOR EACH STATEMENT
+  EXECUTE FUNCTION glicko2_rate_matches('r_party', 'party_column=squad');
+INSERT INTO m_bad (match_id, player_id, team, place, played_at) VALUES (1, 21, 1, 1, now()), (1, 22, 2, 2, now());
+DROP TRIGGER rate ON m_bad;
+CREATE TRIGGER rate AFTER INSERT ON m_bad REFERENCING NEW TABLE AS n FOR EACH STATEMENT
+  EXECUTE FUNCTION glicko2_rate_matches('r_party', 'party_advantage=NaN');
+INSERT INTO m_bad (match_id, player_id, team, place, played_at) VALUES (1, 21, 1, 1, now()), (1, 22, 2, 2, now());
+DROP TRIGGER rate ON m_bad;
+CREATE TRIGGER rate AFTER INSERT ON m_bad REFERENCING NEW TABLE AS n FOR EACH STATEMENT
+  EXECUTE FUNCTION glicko2_rate_matches('r_party', 'method=composite', 'size_advantage=25');
+INSERT INTO m_bad (match_id, player_id, team, place, played_at) VALUES (1, 21, 1, 1, now()), (1, 22, 2, 2, now());
+\set VERBOSITY default
+SELECT (SELECT count(*) FROM m_party WHERE match_id = 41) AS rows_kept,
+       (SELECT count(*) FROM r_party WHERE rated_at > '2026-01-04') AS rated_since;
 
 -- A partitioned ratings table and a partitioned matches table: the rows
 -- found and written in every partition, the same bits as plain tables.

@@ -163,6 +163,31 @@ SELECT abs(glicko2_team_win_probability(ARRAY[glicko2_rating(), glicko2_rating()
                                     party_advantage => 40, parties_a => ARRAY['a'])
          = glicko2_win_probability(glicko2_rating(), glicko2_rating()) AS one_on_one_no_edge;
 
+-- Balance: a duo (1500, 1500) and four solos (1600, 1500, 1500, 1400) in 3v3.
+-- Without an edge the duo with a 1500 is fair; with +120 a party member the
+-- fairest split gives the duo the 1400.  Advantages of 0: today's split.
+SELECT meth,
+       glicko2_balance(l, 2, '{1,1,NULL,NULL,NULL,NULL}', meth) AS plain,
+       glicko2_balance(l, 2, '{1,1,NULL,NULL,NULL,NULL}', meth, 0, 0)
+         = glicko2_balance(l, 2, '{1,1,NULL,NULL,NULL,NULL}', meth) AS zero_same,
+       glicko2_balance(l, 2, '{1,1,NULL,NULL,NULL,NULL}', meth, party_advantage => 120) AS with_edge
+FROM unnest(ARRAY['sum', 'mean']) meth,
+     (SELECT ARRAY[glicko2_rating(1500, 50), glicko2_rating(1500, 50), glicko2_rating(1600, 50),
+                   glicko2_rating(1500, 50), glicko2_rating(1500, 50), glicko2_rating(1400, 50)] AS l) x
+ORDER BY meth;
+-- An odd lobby of 1700 ... 1300: with +200 a member beyond one ('sum') the
+-- fair split gives the three 1700, 1400, 1300 (-100 + 400 points) against
+-- 1600, 1500 (+100 + 200).
+SELECT glicko2_balance(ARRAY[glicko2_rating(1700, 50), glicko2_rating(1600, 50), glicko2_rating(1500, 50),
+                             glicko2_rating(1400, 50), glicko2_rating(1300, 50)], 2) AS plain,
+       glicko2_balance(ARRAY[glicko2_rating(1700, 50), glicko2_rating(1600, 50), glicko2_rating(1500, 50),
+                             glicko2_rating(1400, 50), glicko2_rating(1300, 50)], 2, size_advantage => 200) AS with_edge;
+\set VERBOSITY terse
+SELECT glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating()], 2, NULL, 'sum', 'NaN');
+SELECT glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating()], 2, NULL, 'composite', 40);
+SELECT glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating()], 2, NULL, 'sum', NULL);
+\set VERBOSITY default
+
 -- Order: the rows in another order, teams numbered otherwise, the labels
 -- renamed: the same bits.
 CREATE TABLE shuffled (LIKE matches);

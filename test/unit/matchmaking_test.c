@@ -50,31 +50,54 @@ random_lobby(Glicko2Rating *p, int n)
 }
 
 /* The cost of a split the slow way: gather each team, team.c's
- * glicko_team_probability of the method, from the players' arrays rather
- * than running sums. */
+ * glicko_team_probability_edged of the method, from the players' arrays
+ * rather than running sums (each team's party labels: the first member of
+ * the team with his party number, -1 alone). */
 static double
 brute_cost(const Glicko2Rating *p, int n, const int *team, int teams,
-		   GlickoTeamMethod method)
+		   GlickoTeamMethod method, const int *party, const GlickoTeamAdvantage *adv)
 {
 	Glicko2Rating *members = malloc(sizeof(Glicko2Rating) * n * teams);
+	int		   *labels = malloc(sizeof(int) * n * teams);
+	int		   *number = malloc(sizeof(int) * n * teams);
 	double	   *scratch = malloc(sizeof(double) * 4 * n);
+	int		   *ints = malloc(sizeof(int) * 2 * n);
 	int			count[MM_MAX_TEAMS] = {0};
 	double		worst = 0.0;
 
 	for (int i = 0; i < n; i++)
-		members[(team[i] - 1) * n + count[team[i] - 1]++] = p[i];
+	{
+		int			t = team[i] - 1,
+					k = count[t]++;
+
+		members[t * n + k] = p[i];
+		number[t * n + k] = party ? party[i] : 0;
+		labels[t * n + k] = -1;
+		for (int j = 0; j < k && number[t * n + k] > 0; j++)
+			if (number[t * n + j] == number[t * n + k])
+			{
+				labels[t * n + k] = labels[t * n + j] >= 0 ? labels[t * n + j] : j;
+				labels[t * n + j] = labels[t * n + k];
+				break;
+			}
+	}
 	for (int a = 0; a < teams; a++)
 		for (int b = a + 1; b < teams; b++)
 		{
-			double		c = fabs(glicko_team_probability(method, members + a * n, NULL, count[a],
-														  members + b * n, NULL, count[b],
-														  scratch) - 0.5);
+			double		c = fabs(glicko_team_probability_edged(method, members + a * n, NULL,
+																labels + a * n, count[a],
+																members + b * n, NULL,
+																labels + b * n, count[b],
+																adv, scratch, ints) - 0.5);
 
 			if (c > worst)
 				worst = c;
 		}
 	free(members);
+	free(labels);
+	free(number);
 	free(scratch);
+	free(ints);
 	return worst;
 }
 
@@ -106,7 +129,7 @@ valid_split(int n, const int *team, int teams, const int *party)
 /* Every assignment of n players to teams (teams^n of them): the least cost. */
 static double
 brute_balance(const Glicko2Rating *p, int n, int teams, const int *party,
-			  GlickoTeamMethod method)
+			  GlickoTeamMethod method, const GlickoTeamAdvantage *adv)
 {
 	int			team[32];
 	double		best = INFINITY;
@@ -125,7 +148,7 @@ brute_balance(const Glicko2Rating *p, int n, int teams, const int *party,
 		}
 		if (valid_split(n, team, teams, party))
 		{
-			double		cost = brute_cost(p, n, team, teams, method);
+			double		cost = brute_cost(p, n, team, teams, method, party, adv);
 
 			if (cost < best)
 				best = cost;
@@ -144,22 +167,25 @@ test_balance_brute(void)
 		{8, 4}, {9, 4}, {10, 4}
 	};
 
-	/* Each method's own probability; rep 0..2 as before under 'composite'. */
+	/* Each method's own probability; rep 0..2 as before under 'composite';
+	 * 6 and 7 with party and size edges. */
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
-		for (int rep = 0; rep < 6; rep++)
+		for (int rep = 0; rep < 8; rep++)
 		{
 			static const GlickoTeamMethod methods[] = {
 				GLICKO_TEAM_COMPOSITE, GLICKO_TEAM_COMPOSITE, GLICKO_TEAM_COMPOSITE,
-				GLICKO_TEAM_SUM, GLICKO_TEAM_MEAN, GLICKO_TEAM_SUM
+				GLICKO_TEAM_SUM, GLICKO_TEAM_MEAN, GLICKO_TEAM_SUM, GLICKO_TEAM_SUM, GLICKO_TEAM_MEAN
 			};
 			GlickoTeamMethod method = methods[rep];
+			const GlickoTeamAdvantage edges = {120, 60};
+			const GlickoTeamAdvantage *adv = rep >= 6 ? &edges : NULL;
 
 			int			n = cases[c][0],
 						teams = cases[c][1],
 						team[32],
 						party[32],
 						bad = 0;
-			int			use_parties = (rep == 2 || rep == 5) && n >= 4;
+			int			use_parties = (rep == 2 || rep >= 5) && n >= 4;
 			Glicko2Rating p[32];
 			bool		exact;
 			MmStatus	s;
@@ -168,17 +194,64 @@ test_balance_brute(void)
 			/* Some lobbies with two parties of two (fits whenever teams have 2+). */
 			for (int i = 0; i < n; i++)
 				party[i] = use_parties && i < 4 && n / teams >= 2 ? 1 + i / 2 : 0;
-			s = glicko_mm_balance(p, party, n, teams, method, team, &exact, &bad, &env);
+			s = glicko_mm_balance(p, party, n, teams, method, adv, team, &exact, &bad, &env);
 			CHECK(s == MM_OK);
 			CHECK(exact);
 			CHECK(valid_split(n, team, teams, party));
-			CHECK(fabs(brute_cost(p, n, team, teams, method) -
-					   brute_balance(p, n, teams, party, method)) < 1e-12);
-			CHECK(fabs(glicko_mm_split_cost(p, n, team, teams, method) -
-					   brute_cost(p, n, team, teams, method)) < 1e-12);
+			CHECK(fabs(brute_cost(p, n, team, teams, method, party, adv) -
+					   brute_balance(p, n, teams, party, method, adv)) < 1e-12);
+			CHECK(fabs(glicko_mm_split_cost(p, n, team, teams, method, party, adv) -
+					   brute_cost(p, n, team, teams, method, party, adv)) < 1e-12);
+
 			/* Numbered by first player. */
 			CHECK(team[0] == 1);
 		}
+}
+
+/*
+ * The edges move the split: a duo (1500, 1500) and four solos (1600, 1500,
+ * 1500, 1400) in 3v3.  Without edges the party with a 1500 is as fair as
+ * anything (sums 0 and 0); with +120 a party member the fairest split gives
+ * the duo the 1400 (sums -100 + 240 against +100).  Advantages of 0 are no
+ * advantages, bit for bit; a 3v2 of equal players is fair only without a
+ * size edge.
+ */
+static void
+test_balance_edges(void)
+{
+	Glicko2Rating p[6] = {{1500, 50, 0.06}, {1500, 50, 0.06}, {1600, 50, 0.06},
+	{1500, 50, 0.06}, {1500, 50, 0.06}, {1400, 50, 0.06}};
+	int			party[6] = {1, 1, 0, 0, 0, 0},
+				team[6],
+				plain[6],
+				bad = 0;
+	bool		exact;
+	GlickoTeamAdvantage party_edge = {120, 0},
+				size_edge = {0, 60},
+				none = {0, 0};
+
+	for (int me = 0; me < 2; me++)
+	{
+		GlickoTeamMethod method = me == 0 ? GLICKO_TEAM_SUM : GLICKO_TEAM_MEAN;
+
+		CHECK(glicko_mm_balance(p, party, 6, 2, method, &party_edge, team, &exact, &bad, &env) == MM_OK);
+		CHECK(team[0] == team[1] && team[5] == team[0] && team[2] != team[0]);
+		CHECK(glicko_mm_balance(p, party, 6, 2, method, NULL, plain, &exact, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_split_cost(p, 6, plain, 2, method, party, NULL) < 1e-12);
+		CHECK(glicko_mm_balance(p, party, 6, 2, method, &none, team, &exact, &bad, &env) == MM_OK);
+		CHECK(memcmp(team, plain, sizeof(team)) == 0);
+		CHECK(glicko_mm_split_cost(p, 6, plain, 2, method, party, &none) ==
+			  glicko_mm_split_cost(p, 6, plain, 2, method, party, NULL));
+		/* 3v2 of equal players: (1, 1, 1, 2, 2) */
+		{
+			int			split[5] = {1, 1, 1, 2, 2};
+			Glicko2Rating q[5] = {{1500, 50, 0.06}, {1500, 50, 0.06}, {1500, 50, 0.06},
+			{1500, 50, 0.06}, {1500, 50, 0.06}};
+
+			CHECK(glicko_mm_split_cost(q, 5, split, 2, method, NULL, NULL) == 0.0);
+			CHECK(glicko_mm_split_cost(q, 5, split, 2, method, NULL, &size_edge) > 0.01);
+		}
+	}
 }
 
 static void
@@ -196,18 +269,18 @@ test_balance_cases(void)
 		int			want_free[4] = {1, 2, 2, 1},
 					want_party[4] = {1, 1, 2, 2};
 
-		CHECK(glicko_mm_balance(p, NULL, 4, 2, method, team, &exact, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance(p, NULL, 4, 2, method, NULL, team, &exact, &bad, &env) == MM_OK);
 		CHECK(memcmp(team, want_free, sizeof(want_free)) == 0);
-		CHECK(glicko_mm_split_cost(p, 4, team, 2, method) == 0.0);
+		CHECK(glicko_mm_split_cost(p, 4, team, 2, method, NULL, NULL) == 0.0);
 		/* The party of the two best must play together: the only split left. */
-		CHECK(glicko_mm_balance(p, party, 4, 2, method, team, &exact, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance(p, party, 4, 2, method, NULL, team, &exact, &bad, &env) == MM_OK);
 		CHECK(memcmp(team, want_party, sizeof(want_party)) == 0);
 		/* 1700 against 1400 with RD 50 on both sides. */
 		{
 			Glicko2Rating a = {1700, 50, .06},
 						b = {1400, 50, .06};
 
-			CHECK(fabs(glicko_mm_split_cost(p, 4, team, 2, method) - (glicko2_win_probability(&a, &b) - 0.5)) < 1e-15);
+			CHECK(fabs(glicko_mm_split_cost(p, 4, team, 2, method, NULL, NULL) - (glicko2_win_probability(&a, &b) - 0.5)) < 1e-15);
 		}
 	}
 	/*
@@ -222,12 +295,12 @@ test_balance_cases(void)
 		int			want_composite[4] = {1, 1, 2, 2},
 					want_sum[4] = {1, 2, 1, 2};
 
-		CHECK(glicko_mm_balance(p, NULL, 4, 2, GLICKO_TEAM_COMPOSITE, team, &exact, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance(p, NULL, 4, 2, GLICKO_TEAM_COMPOSITE, NULL, team, &exact, &bad, &env) == MM_OK);
 		CHECK(memcmp(team, want_composite, sizeof(want_composite)) == 0);
-		CHECK(glicko_mm_balance(p, NULL, 4, 2, GLICKO_TEAM_SUM, team, &exact, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance(p, NULL, 4, 2, GLICKO_TEAM_SUM, NULL, team, &exact, &bad, &env) == MM_OK);
 		CHECK(memcmp(team, want_sum, sizeof(want_sum)) == 0);
 		/* 'individual' judges by the composite, as glicko_team_probability does. */
-		CHECK(glicko_mm_balance(p, NULL, 4, 2, GLICKO_TEAM_INDIVIDUAL, team, &exact, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance(p, NULL, 4, 2, GLICKO_TEAM_INDIVIDUAL, NULL, team, &exact, &bad, &env) == MM_OK);
 		CHECK(memcmp(team, want_composite, sizeof(want_composite)) == 0);
 	}
 
@@ -239,15 +312,15 @@ test_balance_cases(void)
 
 		for (int i = 0; i < 6; i++)
 			p[i] = (Glicko2Rating) {1000 + 100 * i, 80, .06};
-		CHECK(glicko_mm_balance(p, NULL, 6, 3, method, team, &exact, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance(p, NULL, 6, 3, method, NULL, team, &exact, &bad, &env) == MM_OK);
 		CHECK(memcmp(team, want, sizeof(want)) == 0);
-		CHECK(glicko_mm_split_cost(p, 6, team, 3, method) == 0.0);
+		CHECK(glicko_mm_split_cost(p, 6, team, 3, method, NULL, NULL) == 0.0);
 	}
 	/* Uneven: 5 players in 2 teams are 3 and 2. */
 	{
 		Glicko2Rating p[5] = {{1500, 50, .06}, {1500, 50, .06}, {1500, 50, .06}, {1500, 50, .06}, {1500, 50, .06}};
 
-		CHECK(glicko_mm_balance(p, NULL, 5, 2, method, team, &exact, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance(p, NULL, 5, 2, method, NULL, team, &exact, &bad, &env) == MM_OK);
 		CHECK(valid_split(5, team, 2, NULL));
 	}
 	/* Errors. */
@@ -257,14 +330,14 @@ test_balance_cases(void)
 					unpackable[6] = {1, 1, 2, 2, 3, 3};
 
 		random_lobby(p, 6);
-		CHECK(glicko_mm_balance(p, NULL, 1, 2, method, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
-		CHECK(glicko_mm_balance(p, NULL, 6, 1, method, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
-		CHECK(glicko_mm_balance(p, NULL, 6, 7, method, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
-		CHECK(glicko_mm_balance(p, big_party, 6, 2, method, team, &exact, &bad, &env) == MM_PARTY_TOO_LARGE);
+		CHECK(glicko_mm_balance(p, NULL, 1, 2, method, NULL, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
+		CHECK(glicko_mm_balance(p, NULL, 6, 1, method, NULL, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
+		CHECK(glicko_mm_balance(p, NULL, 6, 7, method, NULL, team, &exact, &bad, &env) == MM_TOO_FEW_PLAYERS);
+		CHECK(glicko_mm_balance(p, big_party, 6, 2, method, NULL, team, &exact, &bad, &env) == MM_PARTY_TOO_LARGE);
 		CHECK(bad == 7);
 		/* Three parties of two cannot fill two teams of three. */
-		CHECK(glicko_mm_balance(p, unpackable, 6, 2, method, team, &exact, &bad, &env) == MM_PARTIES_DO_NOT_FIT);
-		CHECK(glicko_mm_balance_heuristic(p, unpackable, 6, 2, method, team, &bad, &env) == MM_PARTIES_DO_NOT_FIT);
+		CHECK(glicko_mm_balance(p, unpackable, 6, 2, method, NULL, team, &exact, &bad, &env) == MM_PARTIES_DO_NOT_FIT);
+		CHECK(glicko_mm_balance_heuristic(p, unpackable, 6, 2, method, NULL, team, &bad, &env) == MM_PARTIES_DO_NOT_FIT);
 	}
 }
 
@@ -287,10 +360,10 @@ test_heuristic(void)
 			continue;
 		random_lobby(p, n);
 		party[0] = party[1] = 5;
-		CHECK(glicko_mm_balance_exact(p, party, n, teams, method, exact_team, &bad, &env) == MM_OK);
-		CHECK(glicko_mm_balance_heuristic(p, party, n, teams, method, heur_team, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance_exact(p, party, n, teams, method, NULL, exact_team, &bad, &env) == MM_OK);
+		CHECK(glicko_mm_balance_heuristic(p, party, n, teams, method, NULL, heur_team, &bad, &env) == MM_OK);
 		CHECK(valid_split(n, heur_team, teams, party));
-		CHECK(glicko_mm_split_cost(p, n, heur_team, teams, method) >= glicko_mm_split_cost(p, n, exact_team, teams, method) - 1e-15);
+		CHECK(glicko_mm_split_cost(p, n, heur_team, teams, method, NULL, NULL) >= glicko_mm_split_cost(p, n, exact_team, teams, method, NULL, NULL) - 1e-15);
 	}
 }
 
@@ -318,10 +391,10 @@ test_poll(void)
 
 	random_lobby(p, 16);
 	polls = 0;
-	CHECK(glicko_mm_balance_exact(p, NULL, 16, 5, method, team, &bad, &counting) == MM_OK);
+	CHECK(glicko_mm_balance_exact(p, NULL, 16, 5, method, NULL, team, &bad, &counting) == MM_OK);
 	CHECK(polls > 10);
 	polls = 0;
-	CHECK(glicko_mm_balance_heuristic(p, NULL, 16, 2, method, team, &bad, &counting) == MM_OK);
+	CHECK(glicko_mm_balance_heuristic(p, NULL, 16, 2, method, NULL, team, &bad, &counting) == MM_OK);
 	CHECK(polls >= 1);
 	for (int i = 0; i < 100000; i++)
 	{
@@ -348,11 +421,11 @@ test_poll(void)
 
 		random_lobby(big, n);
 		polls = 0;
-		CHECK(glicko_mm_balance(big, NULL, n, 2, method, big_team, &exact, &bad, &counting) == MM_OK);
+		CHECK(glicko_mm_balance(big, NULL, n, 2, method, NULL, big_team, &exact, &bad, &counting) == MM_OK);
 		CHECK(!exact);
 		CHECK(polls >= n / 4096);
 		polls = 0;
-		CHECK(glicko_mm_balance(big, NULL, 2000, 64, method, big_team, &exact, &bad, &counting) == MM_OK);
+		CHECK(glicko_mm_balance(big, NULL, 2000, 64, method, NULL, big_team, &exact, &bad, &counting) == MM_OK);
 		CHECK(polls >= 1);
 		free(big);
 		free(big_team);
@@ -372,13 +445,13 @@ test_deterministic(void)
 	GlickoTeamMethod method = GLICKO_TEAM_SUM;
 
 	random_lobby(p, 24);
-	CHECK(glicko_mm_balance(p, NULL, 24, 3, method, a, &exact, &bad, &env) == MM_OK);
+	CHECK(glicko_mm_balance(p, NULL, 24, 3, method, NULL, a, &exact, &bad, &env) == MM_OK);
 	CHECK(!exact);
-	CHECK(glicko_mm_balance(p, NULL, 24, 3, method, b, &exact, &bad, &env) == MM_OK);
+	CHECK(glicko_mm_balance(p, NULL, 24, 3, method, NULL, b, &exact, &bad, &env) == MM_OK);
 	CHECK(memcmp(a, b, sizeof(a)) == 0);
-	CHECK(glicko_mm_balance(p, NULL, 16, 2, method, a, &exact, &bad, &env) == MM_OK);
+	CHECK(glicko_mm_balance(p, NULL, 16, 2, method, NULL, a, &exact, &bad, &env) == MM_OK);
 	CHECK(exact);
-	CHECK(glicko_mm_balance(p, NULL, 16, 2, method, b, &exact, &bad, &env) == MM_OK);
+	CHECK(glicko_mm_balance(p, NULL, 16, 2, method, NULL, b, &exact, &bad, &env) == MM_OK);
 	CHECK(memcmp(a, b, sizeof(int) * 16) == 0);
 }
 
@@ -587,12 +660,12 @@ print_gap(void)
 
 			random_lobby(p, n);
 			t0 = clock();
-			glicko_mm_balance_exact(p, NULL, n, 2, method, team, &bad, &env);
+			glicko_mm_balance_exact(p, NULL, n, 2, method, NULL, team, &bad, &env);
 			t1 = clock();
-			e = glicko_mm_split_cost(p, n, team, 2, method);
-			glicko_mm_balance_heuristic(p, NULL, n, 2, method, team, &bad, &env);
+			e = glicko_mm_split_cost(p, n, team, 2, method, NULL, NULL);
+			glicko_mm_balance_heuristic(p, NULL, n, 2, method, NULL, team, &bad, &env);
 			t2 = clock();
-			h = glicko_mm_split_cost(p, n, team, 2, method);
+			h = glicko_mm_split_cost(p, n, team, 2, method, NULL, NULL);
 			exact_ms += 1000.0 * (t1 - t0) / CLOCKS_PER_SEC;
 			heur_ms += 1000.0 * (t2 - t1) / CLOCKS_PER_SEC;
 			sum += h - e;
@@ -615,6 +688,7 @@ main(int argc, char **argv)
 	}
 	test_balance_brute();
 	test_balance_cases();
+	test_balance_edges();
 	test_heuristic();
 	test_deterministic();
 	test_poll();

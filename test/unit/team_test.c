@@ -37,8 +37,8 @@ typedef struct Fixture
 {
 	GlickoTeamMatch match;
 	GlickoTeamWork work;
-	double		doubles[MAX_PLAYERS * 5 + MAX_PLAYERS * 8];
-	int			ints[MAX_PLAYERS * 2 + 1];
+	double		doubles[MAX_PLAYERS * 5 + MAX_PLAYERS * 9];
+	int			ints[MAX_PLAYERS * 3 + 1];
 } Fixture;
 
 static void
@@ -52,6 +52,8 @@ prepare(Fixture *f, GlickoTeamMethod method, int n, int k, const int *team,
 	f->match.rating = rating;
 	f->match.share = share;
 	f->match.place = place;
+	f->match.party = NULL;
+	f->match.advantage.party = f->match.advantage.size = 0.0;
 	CHECK(glicko_team_work_doubles(n, k) <= sizeof(f->doubles) / sizeof(double));
 	CHECK(glicko_team_work_ints(n, k) <= sizeof(f->ints) / sizeof(int));
 	glicko_team_prepare(&f->match, f->doubles, f->ints, &f->work);
@@ -545,6 +547,165 @@ test_probability(void)
 	}
 }
 
+/*
+ * Parties and edges: Python's figures (team_reference.py, EDGED), player
+ * by player; advantages of 0 with parties are no parties, bit for bit; the
+ * same bits whatever the order of the players and the party numbers; the
+ * win probability of two teams is the E of their game with the edges.
+ */
+typedef struct EdgedExample
+{
+	int			n;
+	int			k;
+	int			team[6];
+	Glicko2Rating rating[6];
+	double		share[6];
+	int64_t		place[3];
+	int			party[6];
+	GlickoTeamAdvantage adv;
+	GlickoTerms	sum[6];
+	GlickoTerms	mean[6];
+} EdgedExample;
+
+static const EdgedExample edged[] = {
+	{4, 2, {0, 0, 1, 1},
+		{{1600, 80, 0.06}, {1450, 200, 0.06}, {1550, 120, 0.06}, {1500, 350, 0.06}},
+		{1, 1, 1, 1}, {1, 2}, {0, 0, -1, -1}, {40, 0},
+		{{0.06518778407831025, 0.2268093489565177}, {0.07149667194207897, 0.23618534959565982},
+		{0.06658675185560789, -0.22893648874023836}, {0.09378116789240787, -0.2655753946517571}},
+		{{0.042844986633452986, 0.18808839127876506}, {0.04548294387706785, 0.19322482864684679},
+		{0.043444929058990764, -0.18927300104025951}, {0.05358339809507553, -0.20794697753417588}}},
+	{6, 3, {0, 0, 0, 1, 1, 2},
+		{{1600, 80, 0.06}, {1450, 200, 0.06}, {1500, 120, 0.06}, {1700, 60, 0.06},
+		{1500, 350, 0.06}, {1650, 150, 0.06}},
+		{1, 1, 0.5, 1, 1, 1}, {1, 2, 3}, {1, 1, -1, 3, -1, 5}, {40, 25},
+		{{0.12917745597015703, 0.45375955906020093}, {0.1467849014205726, 0.48249385063229205},
+		{0.0319769957177376, 0.2257992009607659}, {0.11308680305298166, -0.01304325899144232},
+		{0.17645032909667724, -0.010129622249874903}, {0.15520949015433513, -0.45388159376203874}},
+		{{0.0456865043851486, 0.30078895752098145}, {0.04757932787476016, 0.30774551298570674},
+		{0.011383887104156814, 0.1501147740525156}, {0.06629423835507553, -0.013207705366728884},
+		{0.08336192262967662, -0.018222508853148828}, {0.3219920201751595, -0.79620931387854}}},
+};
+
+static void
+test_edges(void)
+{
+	for (size_t e = 0; e < sizeof(edged) / sizeof(edged[0]); e++)
+		for (size_t me = 0; me < 2; me++)
+		{
+			const EdgedExample *x = &edged[e];
+			const GlickoTerms *want = me == 0 ? x->sum : x->mean;
+			GlickoTerms	got[6],
+						plain[6],
+						zero[6];
+			Fixture		f;
+
+			prepare(&f, methods[me], x->n, x->k, x->team, x->rating, x->share, x->place);
+			player_sums(&f, plain);
+			f.match.party = x->party;
+			glicko_team_prepare(&f.match, f.doubles, f.ints, &f.work);
+			player_sums(&f, zero);
+			f.match.advantage = x->adv;
+			glicko_team_prepare(&f.match, f.doubles, f.ints, &f.work);
+			player_sums(&f, got);
+			for (int i = 0; i < x->n; i++)
+			{
+				CHECK(same_game(zero[i], plain[i]));
+				CHECK(!same_game(got[i], plain[i]));
+				CHECK(close_rel(got[i].information, want[i].information, 1e-13));
+				CHECK(close_rel(got[i].surprise, want[i].surprise, 1e-13));
+			}
+		}
+}
+
+/* The edged 'uneven' match reversed, teams and parties renumbered: the same bits. */
+static void
+test_edges_order(void)
+{
+	const EdgedExample *x = &edged[1];
+	int			team[6],
+				party[6];
+	Glicko2Rating rating[6];
+	double		share[6];
+	int64_t		place[3];
+
+	for (int i = 0; i < 6; i++)
+	{
+		team[5 - i] = 2 - x->team[i];
+		party[5 - i] = x->party[i] < 0 ? -1 : 5 - x->party[i];
+		rating[5 - i] = x->rating[i];
+		share[5 - i] = x->share[i];
+	}
+	for (int t = 0; t < 3; t++)
+		place[2 - t] = x->place[t];
+	for (size_t me = 0; me < 2; me++)
+	{
+		GlickoTerms	a[6],
+					b[6];
+		Fixture		f,
+					g;
+
+		prepare(&f, methods[me], 6, 3, x->team, x->rating, x->share, x->place);
+		f.match.party = x->party;
+		f.match.advantage = x->adv;
+		glicko_team_prepare(&f.match, f.doubles, f.ints, &f.work);
+		player_sums(&f, a);
+		prepare(&g, methods[me], 6, 3, team, rating, share, place);
+		g.match.party = party;
+		g.match.advantage = x->adv;
+		glicko_team_prepare(&g.match, g.doubles, g.ints, &g.work);
+		player_sums(&g, b);
+		for (int i = 0; i < 6; i++)
+			CHECK(same_game(a[i], b[5 - i]));
+	}
+}
+
+/* Two teams: the probability with edges is the E of their game (zero scores
+ * aside), p(a, b) + p(b, a) = 1, and advantages of 0 are the same bits. */
+static void
+test_edges_probability(void)
+{
+	const EdgedExample *x = &edged[0];
+	double		scratch[16];
+	int			ints[8];
+	GlickoTeamAdvantage none = {0, 0};
+
+	for (size_t me = 0; me < 2; me++)
+	{
+		Fixture		f;
+		GlickoTeamCursor c = {0, -1};
+		GlickoTeamSide s;
+		double		p,
+					q;
+
+		prepare(&f, methods[me], 4, 2, x->team, x->rating, NULL, x->place);
+		f.match.party = x->party;
+		f.match.advantage = x->adv;
+		glicko_team_prepare(&f.match, f.doubles, f.ints, &f.work);
+		CHECK(glicko_team_next(&f.work, &c, &s));
+		p = glicko_team_probability_edged(methods[me], x->rating, NULL, x->party, 2,
+										  x->rating + 2, NULL, NULL, 2, &x->adv, scratch, ints);
+		q = glicko_team_probability_edged(methods[me], x->rating + 2, NULL, NULL, 2,
+										  x->rating, NULL, x->party, 2, &x->adv, scratch, ints);
+		CHECK(p > glicko_team_probability(methods[me], x->rating, NULL, 2, x->rating + 2, NULL, 2, scratch));
+		CHECK(fabs(p + q - 1.0) < 1e-15);
+		CHECK(s.expected > 0.5 && p > 0.5);
+		if (methods[me] == GLICKO_TEAM_SUM)
+		{
+			/* By hand: M_a - M_b = (100 - 50 - 50 - 0) / S + 2 * 40 / S. */
+			double		v = 0.0;
+
+			for (int i = 0; i < 4; i++)
+				v += (x->rating[i].rd / GLICKO2_SCALE) * (x->rating[i].rd / GLICKO2_SCALE);
+			CHECK(close_rel(p, 1.0 / (1.0 + exp(-(80.0 / GLICKO2_SCALE) /
+												sqrt(2.0 + 3.0 * v / (M_PI * M_PI)))), 1e-14));
+		}
+		CHECK(glicko_team_probability_edged(methods[me], x->rating, NULL, x->party, 2,
+											x->rating + 2, NULL, NULL, 2, &none, scratch, ints) ==
+			  glicko_team_probability(methods[me], x->rating, NULL, 2, x->rating + 2, NULL, 2, scratch));
+	}
+}
+
 int
 main(void)
 {
@@ -556,6 +717,9 @@ main(void)
 	test_extremes();
 	test_sides();
 	test_probability();
+	test_edges();
+	test_edges_order();
+	test_edges_probability();
 	printf("team_test: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }
