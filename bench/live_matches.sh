@@ -17,6 +17,9 @@
 # that only locks the players' ratings rows in key order (SELECT ... ORDER
 # BY key FOR NO KEY UPDATE, as the live trigger's lock); one that locks
 # them and then rewrites each once by TID (no checks, no mathematics).
+# And the live trigger on a matches table with a party column (the first two
+# players of each team of two or more a party) and party and size
+# advantages (+40, +25): what premade parties and uneven teams cost.
 #
 # Environment: PG_CONFIG (pg_config; use a private copy, see COMMON.md),
 # REPS (3), SECONDS_PER_RUN (6), PLAYERS (10000), CLIENTS ("4"),
@@ -72,26 +75,37 @@ CREATE TRIGGER rate AFTER INSERT ON lock_matches REFERENCING NEW TABLE AS new_ma
 CREATE TABLE write_matches (LIKE plain_matches INCLUDING ALL);
 CREATE TRIGGER rate AFTER INSERT ON write_matches REFERENCING NEW TABLE AS new_matches
   FOR EACH STATEMENT EXECUTE FUNCTION lock_and_write();
+CREATE TABLE party_matches (LIKE plain_matches INCLUDING ALL, party int);
+CREATE TRIGGER rate AFTER INSERT ON party_matches REFERENCING NEW TABLE AS new_matches
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('ratings', 'party_column=party',
+                                                           'party_advantage=40', 'size_advantage=25');
 VACUUM ANALYZE;
 SQL
 
 # One match: players base + i * step (distinct: 24 * 100 < PLAYERS), in
-# teams of the given sizes, team t in place t.
+# teams of the given sizes, team t in place t; party_matches' rows with a
+# party (team t's first two players when it has two or more).
 script() { # table sizes...
-  local table=$1 i=0 t=0 rows=() size
+  local table=$1 i=0 t=0 rows=() size k party cols="v(p, t, pl)" extra=""
   shift
+  [ "$table" = party_matches ] && cols="v(p, t, pl, party)" && extra=", v.party"
   for size in "$@"; do
     t=$((t + 1))
-    for _ in $(seq "$size"); do
-      rows+=("(1 + (:base + $i * :step) % $PLAYERS, $t, $t)")
+    for k in $(seq "$size"); do
+      party=""
+      if [ "$table" = party_matches ]; then
+        party=", NULL"
+        [ "$size" -ge 2 ] && [ "$k" -le 2 ] && party=", $t"
+      fi
+      rows+=("(1 + (:base + $i * :step) % $PLAYERS, $t, $t$party)")
       i=$((i + 1))
     done
   done
   printf '\\set base random(0, %d)\n\\set step random(1, 100)\n' "$((PLAYERS - 1))"
-  printf 'WITH m AS (SELECT nextval('"'"'match_ids'"'"') AS id) INSERT INTO %s SELECT m.id, v.p, v.t, v.pl, now() FROM m, (VALUES %s) v(p, t, pl);\n' \
-    "$table" "$(IFS=,; echo "${rows[*]}")"
+  printf 'WITH m AS (SELECT nextval('"'"'match_ids'"'"') AS id) INSERT INTO %s SELECT m.id, v.p, v.t, v.pl, now()%s FROM m, (VALUES %s) %s;\n' \
+    "$table" "$extra" "$(IFS=,; echo "${rows[*]}")" "$cols"
 }
-tables="plain_matches noop_matches lock_matches write_matches live_matches"
+tables="plain_matches noop_matches lock_matches write_matches live_matches party_matches"
 for table in $tables; do
   script "$table" 3 3 2 2 1 1 >"$BENCH_DIR/$table-12.sql"
   script "$table" 12 12 >"$BENCH_DIR/$table-24.sql"
@@ -130,6 +144,17 @@ for line in "${results[@]}"; do
 done
 echo "ratio: plain matches per second / live, and live / plain backend CPU time per match (the"
 echo "backends' user + system time, which other load on the machine disturbs less)."
+echo
+echo "With parties: the live trigger with a party column and party and size advantages, same runs"
+printf '%-34s %4s %7s %10s %10s %6s   %9s %9s %6s %14s\n' settings rows clients "plain m/s" "party m/s" ratio \
+  "plain CPU" "party CPU" ratio "party / live"
+for line in "${results[@]}"; do
+  IFS=: read -r name rows clients plain plain_cpu _ _ _ _ _ _ _ live_cpu party party_cpu <<<"$line"
+  printf '%-34s %4s %7s %10.0f %10.0f %6.2f   %7.0fus %7.0fus %6.2f %14.3f\n' "$name" "$rows" "$clients" \
+    "$plain" "$party" "$(awk -v p="$plain" -v l="$party" 'BEGIN {print p / l}')" "$plain_cpu" "$party_cpu" \
+    "$(awk -v p="$plain_cpu" -v l="$party_cpu" 'BEGIN {print l / p}')" \
+    "$(awk -v p="$party_cpu" -v l="$live_cpu" 'BEGIN {print p / l}')"
+done
 echo
 echo "Decomposition, same runs: backend CPU per match (and / plain) with a PL/pgSQL statement"
 echo "trigger on the same transition table that does nothing; that locks the players' rows in"

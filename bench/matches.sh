@@ -7,7 +7,9 @@
 # is rolled back (then VACUUM), so every run starts from the same ratings;
 # the three closes are interleaved, REPS (2) runs each, under PostgreSQL's
 # default settings and tuned ones (work_mem 256MB, JIT off).  Prints the
-# medians and their ratios to glicko2_close_period.
+# medians and their ratios to glicko2_close_period; and 'sum' with the party
+# column and party and size advantages (+40, +25) against 'sum' without,
+# paired run by run (the median of the runs' ratios).
 #
 # PG_CONFIG names the server (use a private copy on a shared machine:
 # PG_CONFIG=$(bash tools/pg-copy.sh /tmp/pg-mine) bash bench/matches.sh);
@@ -32,6 +34,7 @@ for settings in default tuned; do
   for run in $(seq "$REPS"); do
     for close in "glicko2_close_period('ratings', 'games', 1)" \
                  "glicko2_close_matches('ratings', 'matches', 1, 'sum')" \
+                 "glicko2_close_matches('ratings', 'matches', 1, 'sum', party_column => 'party', party_advantage => 40, size_advantage => 25)" \
                  "glicko2_close_matches('ratings', 'matches', 1, 'mean')" \
                  "glicko2_close_matches('ratings', 'matches', 1, 'individual')" \
                  "glicko2_close_matches('ratings', 'matches', 1, 'composite')"; do
@@ -52,13 +55,21 @@ sql <<'SQL'
 \pset footer off
 \echo 'Closes of one period: median seconds and the ratio to glicko2_close_period'
 WITH m AS (
-  SELECT settings, split_part(close, '(', 1) || coalesce(' ' || substring(close FROM '''(\w+)''\)$'), '') AS close,
+  SELECT settings, split_part(close, '(', 1) || coalesce(' ' || substring(close FROM '''(\w+)''[,)]'), '')
+                   || CASE WHEN close LIKE '%party_column%' THEN ' + parties' ELSE '' END AS close,
          percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) AS median, count(*) AS runs
   FROM timings GROUP BY 1, 2)
 SELECT m.settings, m.close, m.runs, round(m.median::numeric, 2) AS seconds,
        round((m.median / g.median)::numeric, 2) AS ratio
 FROM m JOIN m g ON g.settings = m.settings AND g.close = 'glicko2_close_period'
 ORDER BY m.settings, m.close DESC;
+\echo '''sum'' with parties and advantages against ''sum'' without, paired by run:'
+SELECT p.settings, count(*) AS runs,
+       round((percentile_cont(0.5) WITHIN GROUP (ORDER BY p.seconds / s.seconds))::numeric, 3) AS median_ratio,
+       round(min(p.seconds / s.seconds)::numeric, 3) AS least, round(max(p.seconds / s.seconds)::numeric, 3) AS most
+FROM timings p JOIN timings s ON s.settings = p.settings AND s.run = p.run
+                              AND s.close = 'glicko2_close_matches(''ratings'', ''matches'', 1, ''sum'')'
+WHERE p.close LIKE '%party_column%' GROUP BY p.settings ORDER BY p.settings;
 \echo 'Game sides each close rates (one row per player per opponent):'
 SELECT 'glicko2_close_period' AS close, 2 * count(*) AS sides FROM games WHERE period = 1
 UNION ALL

@@ -12,14 +12,17 @@ DROP TABLE IF EXISTS matches, timings;
 -- Matches: random permutations of all players cut into matches of 12
 -- (distinct players in each), seats 0-2 team 0, 3-5 team 1, ...; the four
 -- teams' places a random order of 1-4.
+-- In every other team the first two players are a premade party (the
+-- party column of the closes with parties; NULL: queued alone).
 CREATE TABLE matches (match_id int NOT NULL, period int NOT NULL, player_id int NOT NULL,
-                      team int NOT NULL, place int NOT NULL);
+                      team int NOT NULL, place int NOT NULL, party int);
 WITH seats AS (
   SELECT perm, player_id, row_number() OVER (PARTITION BY perm ORDER BY random()) - 1 AS pos
   FROM generate_series(0, (:matches * 12) / (:players / 12 * 12)) perm
   CROSS JOIN generate_series(1, :players) player_id
 ), placed AS (
-  SELECT (perm * (:players / 12) + pos / 12)::int AS match_id, player_id, (pos % 12)::int / 3 AS team
+  SELECT (perm * (:players / 12) + pos / 12)::int AS match_id, player_id, (pos % 12)::int / 3 AS team,
+         pos % 3 < 2 AS in_pair
   FROM seats WHERE pos < :players / 12 * 12
 ), places AS (
   SELECT match_id, team, rank() OVER (PARTITION BY match_id ORDER BY random()) AS place
@@ -27,7 +30,8 @@ WITH seats AS (
                                    generate_series(0, 3) team ORDER BY 1, 2) t
 )
 INSERT INTO matches
-SELECT match_id, 1, player_id, team, place
+SELECT match_id, 1, player_id, team, place,
+       CASE WHEN in_pair AND (match_id + team) % 2 = 0 THEN match_id * 4 + team END
 FROM placed JOIN places USING (match_id, team)
 WHERE match_id < :matches;
 

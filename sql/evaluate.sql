@@ -500,6 +500,130 @@ $fn$;
 COMMENT ON FUNCTION glicko2_fit_matches(regclass, text[], float8[], float8[], name, name, name, name, name, name, float8[], float8[], name) IS
   'Chooses the method, tau and max_rd (the RD of knowing nothing about a player: new players start at 1500 / least(350, max_rd) / 0.06, idle ones grow back to it; NULL: no cap) of a team or free-for-all league by its own matches: for each method, tau and max_rd, replays every period as glicko2_close_matches would close it and scores every pair of teams of each match with glicko2_team_win_probability of that method from the ratings before its period and the players'' weights (log loss, a tie counting 0.5 each way); one row per method, tau, max_rd, party and size advantage (the advantages, with party_column labelling who queued together, for ''sum'' and ''mean''; ''individual'' and ''composite'' at 0 only), best = the lowest log loss (among equals the smallest advantages); writes nothing';
 
+-- The party and size advantages fitted continuously (one call, no grid):
+-- golden-section search of glicko2_fit_matches' log loss over each
+-- advantage in [-bound, bound] in turn, from 0, until a round moves neither
+-- by more than `tolerance` points (at most 4 rounds; one when only one is
+-- fitted).  The log loss of each is taken to have one minimum in the bounds.  The size advantage is
+-- fitted only where some match has teams of different sizes (sums of
+-- shares), the party advantage only with a party column: elsewhere the log
+-- loss does not depend on it and it stays 0.
+CREATE FUNCTION glicko2_fit_team_advantages(
+  matches regclass, method text DEFAULT 'sum', tau float8 DEFAULT 0.5, max_rd float8 DEFAULT 350,
+  party_column name DEFAULT NULL, bound float8 DEFAULT 400, tolerance float8 DEFAULT 0.5,
+  period_column name DEFAULT 'period', match_column name DEFAULT 'match_id',
+  match_player_column name DEFAULT 'player_id', team_column name DEFAULT 'team',
+  place_column name DEFAULT 'place', weight_column name DEFAULT NULL)
+  RETURNS TABLE (party_advantage float8, size_advantage float8, log_loss float8, predictions bigint,
+                 evaluations int)
+  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  golden constant float8 := (sqrt(5) - 1) / 2;
+  x float8[] := '{0,0}';       -- (party, size)
+  fit boolean[];
+  moved float8;
+  lo float8;
+  hi float8;
+  a float8;
+  b float8;
+  la float8;
+  lb float8;
+  start float8;
+  n int := 0;
+  weight_sql text;
+  uneven boolean;
+BEGIN
+  IF matches IS NULL OR method IS NULL OR bound IS NULL OR tolerance IS NULL THEN
+    RAISE EXCEPTION 'matches, method, bound and tolerance must not be NULL' USING ERRCODE = '22004';
+  END IF;
+  IF method NOT IN ('sum', 'mean') THEN
+    RAISE EXCEPTION 'method must be ''sum'' or ''mean'' (the team model''s advantages), not %', quote_literal(method)
+      USING ERRCODE = '22023';
+  END IF;
+  IF NOT (bound > 0 AND bound < 'Infinity' AND tolerance > 0 AND tolerance < bound) THEN
+    RAISE EXCEPTION 'bound and tolerance must be positive finite numbers, tolerance below bound, not % and %',
+                    bound, tolerance USING ERRCODE = '22003';
+  END IF;
+  SELECT w.weight_sql INTO weight_sql
+  FROM glicko2_internal.glicko2_match_columns(matches, place_column, weight_column) w;
+  -- (teams' sizes from the shares, as the closes count them)
+  EXECUTE format($q$
+    SELECT EXISTS (SELECT FROM (SELECT g.%1$I AS period, g.%2$I AS mt, sum(%5$s) AS size
+                                FROM %4$s g GROUP BY 1, 2, g.%3$I) t
+                   GROUP BY t.period, t.mt HAVING min(t.size) <> max(t.size))$q$,
+    period_column, match_column, team_column, matches, weight_sql) INTO STRICT uneven;
+  fit := ARRAY[party_column IS NOT NULL, uneven];
+  FOR pass IN 1 .. 4 LOOP
+    moved := 0;
+    FOR d IN 1 .. 2 LOOP
+      CONTINUE WHEN NOT fit[d];
+      start := x[d];
+      lo := -bound;
+      hi := bound;
+      a := hi - golden * (hi - lo);
+      b := lo + golden * (hi - lo);
+      x[d] := a;
+      la := glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, x, party_column, period_column,
+                                              match_column, match_player_column, team_column, place_column,
+                                              weight_column);
+      x[d] := b;
+      lb := glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, x, party_column, period_column,
+                                              match_column, match_player_column, team_column, place_column,
+                                              weight_column);
+      n := n + 2;
+      WHILE hi - lo > tolerance LOOP
+        IF la <= lb THEN
+          hi := b; b := a; lb := la;
+          a := hi - golden * (hi - lo);
+          x[d] := a;
+          la := glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, x, party_column, period_column,
+                                                  match_column, match_player_column, team_column, place_column,
+                                                  weight_column);
+        ELSE
+          lo := a; a := b; la := lb;
+          b := lo + golden * (hi - lo);
+          x[d] := b;
+          lb := glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, x, party_column, period_column,
+                                                  match_column, match_player_column, team_column, place_column,
+                                                  weight_column);
+        END IF;
+        n := n + 1;
+      END LOOP;
+      x[d] := CASE WHEN la <= lb THEN a ELSE b END;
+      moved := greatest(moved, abs(x[d] - start));
+    END LOOP;
+    -- (one advantage fitted: its search is the answer)
+    EXIT WHEN moved <= tolerance OR NOT (fit[1] AND fit[2]);
+  END LOOP;
+  RETURN QUERY
+    SELECT x[1], x[2], f.log_loss, f.predictions, n
+    FROM @extschema@.glicko2_fit_matches(matches, ARRAY[method], ARRAY[tau], ARRAY[max_rd], period_column,
+                                         match_column, match_player_column, team_column, place_column,
+                                         weight_column, ARRAY[x[1]], ARRAY[x[2]], party_column) f;
+END
+$fn$;
+COMMENT ON FUNCTION glicko2_fit_team_advantages(regclass, text, float8, float8, name, float8, float8, name, name, name, name, name, name) IS
+  'Fits the party and size advantages of a team league continuously (one call, no grid): golden-section search of glicko2_fit_matches'' log loss over each advantage in [-bound, bound] in turn until a round moves neither by more than tolerance points; the party advantage only with party_column, the size advantage only where some match has teams of different sizes; method ''sum'' or ''mean'', tau and max_rd as the league closes; returns the advantages, their log loss and predictions and how many replays it took; writes nothing';
+
+-- One replay's log loss for glicko2_fit_team_advantages: x = (party, size).
+CREATE FUNCTION glicko2_internal.glicko2_fit_loss(
+  matches regclass, method text, tau float8, max_rd float8, x float8[], party_column name,
+  period_column name, match_column name, match_player_column name, team_column name,
+  place_column name, weight_column name)
+  RETURNS float8
+  LANGUAGE sql VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+AS $fn$
+  SELECT f.log_loss
+  FROM @extschema@.glicko2_fit_matches(matches, ARRAY[method], ARRAY[tau], ARRAY[max_rd], period_column,
+                                       match_column, match_player_column, team_column, place_column,
+                                       weight_column, ARRAY[x[1]], ARRAY[x[2]], party_column) f
+$fn$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_fit_loss(regclass, text, float8, float8, float8[], name, name, name, name, name, name, name) IS
+  'Helper of glicko2_fit_team_advantages: the log loss of glicko2_fit_matches at one method, tau, max_rd and (party, size) advantage';
+
 -- The same grid search for the home / first-move advantage at one tau.
 CREATE FUNCTION glicko2_fit_advantage(games regclass,
                                       advantages float8[] DEFAULT '{0,20,40,60,80,100,120,140,160}',

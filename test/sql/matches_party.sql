@@ -5,7 +5,8 @@
 -- (test/unit/team_reference.py, EDGED); advantages of 0 are today's bits on
 -- every path; the same bits whatever the order of the rows and the labels;
 -- bad input named; a seeded league with a known party edge is fitted within
--- 25 % of it, and a league without one is fitted at 0.
+-- 25 % of it (by the grid and by glicko2_fit_team_advantages), and a league
+-- without one is fitted at 0.
 CREATE SCHEMA party;
 SET search_path = party, public;
 \set SHOW_CONTEXT never
@@ -283,6 +284,15 @@ FROM glicko2_fit_matches('no_edge', '{sum}', '{0.5}', '{200}',
                          party_column => 'party') f,
      glicko2_fit_matches('no_edge', '{sum}', '{0.5}', '{200}') z
 WHERE f.best;
+-- The continuous fit (golden-section search, no grid) on the same league:
+-- the party advantage only (every team has two players: no size edge).
+SELECT round(party_advantage) AS fitted, abs(party_advantage - 150) <= 0.25 * 150 AS within_25_percent,
+       size_advantage, evaluations
+FROM glicko2_fit_team_advantages('edge150', max_rd => 200, party_column => 'party');
+\set VERBOSITY terse
+SELECT * FROM glicko2_fit_team_advantages('edge150', 'composite');
+SELECT * FROM glicko2_fit_team_advantages('edge150', bound => 'Infinity');
+\set VERBOSITY default
 -- The fit at advantage 0 is the fit without a party column, bit for bit.
 SELECT a.log_loss = b.log_loss AS same_bits
 FROM glicko2_fit_matches('edge150', '{sum,mean,composite}', '{0.5}', '{200}') a
