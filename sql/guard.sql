@@ -114,6 +114,17 @@ $$;
 COMMENT ON PROCEDURE glicko2_guard_games(regclass, name) IS
   'Attaches glicko2_refuse_closed_games (BEFORE INSERT OR UPDATE OR DELETE per row, BEFORE TRUNCATE per statement) to every table, partition and inheritance child games are read from that lacks it; needs the TRIGGER privilege on them';
 
+-- Refuses each table an ALTER TABLE attached as a partition or made an
+-- inheritance child (src/guard.c) if it or a table below it holds a game at
+-- or before a period one of its row guards covers as closed: written while
+-- it was detached or not a child, no guard saw it, and no close will read it.
+CREATE FUNCTION glicko2_internal.glicko2_refuse_closed_arrivals(command pg_ddl_command, guard regprocedure)
+  RETURNS void
+  AS 'MODULE_PATHNAME', 'glicko2_refuse_closed_arrivals'
+  LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION glicko2_internal.glicko2_refuse_closed_arrivals(pg_ddl_command, regprocedure) IS
+  'Helper of the event trigger glicko2_guard_new_partitions: refuses each table an ALTER TABLE attached (ATTACH PARTITION) or made an inheritance child (INHERIT), with every table below it, that holds a game of a period its row guards cover as closed';
+
 -- A partition created in or attached to a guarded partitioned table gets
 -- the row guard from PostgreSQL (a clone) but no TRUNCATE guard; an
 -- inheritance child (CREATE TABLE ... INHERITS, ALTER TABLE ... INHERIT)
@@ -122,8 +133,11 @@ COMMENT ON PROCEDURE glicko2_guard_games(regclass, name) IS
 -- trigger sees arrive and no close will rate.  At the end of CREATE TABLE
 -- and ALTER TABLE, each such new table below a guarded one gets the guards
 -- its parent has and it lacks (a partition: the TRUNCATE guard; an
--- inheritance child: the enabled unconditional ones), and is refused if it
--- holds a game at or before a period its row guard covers as closed.
+-- inheritance child: the enabled unconditional ones); then each table
+-- attached or inherited is refused if it or a table below it holds a game
+-- at or before a period its row guards cover as closed (also when it kept
+-- its guards: a partition detached, or a child that left with NO INHERIT,
+-- and came back with games written meanwhile).
 CREATE FUNCTION glicko2_internal.glicko2_guard_new_partitions()
   RETURNS event_trigger
   LANGUAGE plpgsql
@@ -131,13 +145,7 @@ CREATE FUNCTION glicko2_internal.glicko2_guard_new_partitions()
 AS $$
 DECLARE
   part record;
-  scope record;
-  last record;
-  col_type regtype;
   args text[];
-  found text;
-  checked regclass[] := '{}';
-  row_guard oid;
   created boolean := true;
 BEGIN
   -- (again while a pass guarded a table: its own children come next)
@@ -184,37 +192,12 @@ BEGIN
                      part.rel, CASE WHEN part.tgtype & 1 <> 0 THEN 'ROW' ELSE 'STATEMENT' END,
                      array_to_string(args, ', '));
       created := true;
-      -- Games of a closed period already there: refused (once per table, by its row guard's scope).
-      SELECT t.oid INTO row_guard FROM pg_trigger t
-      WHERE t.tgrelid = part.rel AND (t.tgtype::int & 1) <> 0 AND t.tgenabled IN ('O', 'A')
-        AND t.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
-      ORDER BY t.oid LIMIT 1;
-      CONTINUE WHEN row_guard IS NULL OR part.rel = ANY (checked);
-      checked := checked || part.rel;
-      scope := @extschema@.glicko2_guard_scope(row_guard);
-      col_type := NULL;
-      FOR last IN
-        SELECT DISTINCT ON (c.ratings) c.ratings, c.period
-        FROM @extschema@.glicko2_closes c
-        WHERE c.ratings = ANY (scope.named) OR c.games_table = ANY (scope.games)
-        ORDER BY c.ratings, c.close_number DESC
-      LOOP
-        col_type := coalesce(col_type, glicko2_internal.glicko2_column_type(part.rel, scope.period_column, 'period_column'));
-        EXECUTE format('SELECT CAST(g.%1$I AS text) FROM %2$s g WHERE g.%1$I <= CAST($1 AS %3$s) ORDER BY g.%1$I LIMIT 1',
-                       scope.period_column, part.rel, col_type)
-          INTO found USING last.period;
-        IF found IS NOT NULL THEN
-          RAISE EXCEPTION '% % refused: it holds games of period %, and % has closed period %',
-                          CASE WHEN (SELECT c.relispartition FROM pg_class c WHERE c.oid = part.rel)
-                               THEN 'partition' ELSE 'inheritance child' END,
-                          part.rel, found, last.ratings, last.period
-            USING ERRCODE = '55000',
-                  DETAIL = 'Games of a closed period attached below a guarded table would never be rated.',
-                  HINT = 'Write them to an open period, or lift the guard (ALTER TABLE ... DISABLE TRIGGER refuse_closed_games) to attach them and recompute.';
-        END IF;
-      END LOOP;
     END LOOP;
   END LOOP;
+  -- Tables attached or inherited, with every table below them: refused if they hold games of a closed period.
+  PERFORM glicko2_internal.glicko2_refuse_closed_arrivals(d.command, '@extschema@.glicko2_refuse_closed_games()'::regprocedure)
+  FROM pg_event_trigger_ddl_commands() d
+  WHERE d.command_tag = 'ALTER TABLE';
 END
 $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_guard_new_partitions() IS

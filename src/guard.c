@@ -2,7 +2,9 @@
  * guard.c — glicko2_refuse_closed_games, the guard trigger of a games table:
  * refuses a game written to, changed in or deleted from a period that a
  * close has closed (BEFORE ... FOR EACH ROW), and a TRUNCATE of a table that
- * holds such games (BEFORE TRUNCATE ... FOR EACH STATEMENT).
+ * holds such games (BEFORE TRUNCATE ... FOR EACH STATEMENT); and
+ * glicko2_refuse_closed_arrivals, which refuses a table attached or
+ * inherited below a guarded one that holds such games.
  *
  * Which closes a trigger guards is its scope (guard_scope, which SQL calls
  * as glicko2_guard_scope: the close checks the guards with the same
@@ -26,6 +28,7 @@
 #include "access/xact.h"
 #include "catalog/indexing.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_depend.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_rewrite.h"
@@ -38,6 +41,7 @@
 #include "lib/stringinfo.h"
 #include "nodes/makefuncs.h"
 #include "nodes/parsenodes.h"
+#include "tcop/deparse_utility.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -46,6 +50,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 #include "utils/typcache.h"
 #include "utils/varlena.h"
 
@@ -552,11 +557,16 @@ check_row(GuardState *s, TriggerData *td, HeapTuple tuple, const char *op)
 			errhint("Write the game to a period that is still open."));
 }
 
-/* TRUNCATE is refused if the table (with its partitions) holds a closed period's game. */
-static void
-check_truncate(GuardState *s, TriggerData *td)
+/*
+ * The earliest period at or before the latest closed one that rel holds
+ * (with its partitions and children, or ONLY rel), as text; NULL if none.
+ * Read with the latest snapshot, also under REPEATABLE READ: the caller
+ * holds a lock that keeps out writers, and a game committed after its
+ * snapshot is there all the same.
+ */
+static char *
+first_closed_period(GuardState *s, Relation rel, bool only)
 {
-	Relation	rel = td->tg_relation;
 	TupleDesc	desc = RelationGetDescr(rel);
 	Datum		first = (Datum) 0;
 	bool		isnull = true;
@@ -565,18 +575,22 @@ check_truncate(GuardState *s, TriggerData *td)
 	const char *column;
 	char	   *query;
 	char	   *found = NULL;
+	int			ret;
 	MemoryContext caller = CurrentMemoryContext;
 
 	if (!s->closed)
-		return;
+		return NULL;
 	/* The earliest period it holds (an index on the period column serves it). */
 	column = quote_identifier(NameStr(TupleDescAttr(desc, s->attnum - 1)->attname));
 	/* ORDER BY uses the type's default btree ordering, not an operator found by name. */
-	query = psprintf("SELECT g.%s FROM %s g WHERE g.%s IS NOT NULL ORDER BY g.%s LIMIT 1",
-					 column, relation_name(rel), column, column);
+	query = psprintf("SELECT g.%s FROM %s%s g WHERE g.%s IS NOT NULL ORDER BY g.%s LIMIT 1",
+					 column, only ? "ONLY " : "", relation_name(rel), column, column);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	if (SPI_execute(query, false, 1) != SPI_OK_SELECT)
+	PushActiveSnapshot(GetLatestSnapshot());
+	ret = SPI_execute(query, true, 1);
+	PopActiveSnapshot();
+	if (ret != SPI_OK_SELECT)
 		elog(ERROR, "SPI_execute failed: %s", query);
 	if (SPI_processed > 0)
 		first = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
@@ -586,11 +600,20 @@ check_truncate(GuardState *s, TriggerData *td)
 		found = MemoryContextStrdup(caller, OidOutputFunctionCall(output, first));
 	}
 	SPI_finish();
+	return found;
+}
+
+/* TRUNCATE is refused if the table (with its partitions) holds a closed period's game. */
+static void
+check_truncate(GuardState *s, TriggerData *td)
+{
+	char	   *found = first_closed_period(s, td->tg_relation, false);
+
 	if (found != NULL)
 		ereport(ERROR,
 				errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				errmsg("truncate of %s refused: it holds games of period %s, and %s has closed period %s",
-					   relation_name(rel), found, s->ratings, s->last_text),
+					   relation_name(td->tg_relation), found, s->ratings, s->last_text),
 				errdetail("Periods up to %s of %s are closed; their games must stay as they were rated.",
 						  s->last_text, s->ratings),
 				errhint("Delete the games of open periods instead."));
@@ -635,4 +658,142 @@ glicko2_refuse_closed_games(PG_FUNCTION_ARGS)
 	check_row(s, td, td->tg_trigtuple, "update");
 	check_row(s, td, td->tg_newtuple, "update");
 	return PointerGetDatum(td->tg_newtuple);
+}
+
+/*
+ * A table that arrives below a guarded table (ALTER TABLE ... ATTACH
+ * PARTITION, ALTER TABLE ... INHERIT) brings games that no guard saw
+ * written: written while it was detached, no longer a child, or never yet
+ * one (a detached partition loses its cloned row guard, a child that left
+ * keeps guards whose scope no longer reaches the parent).  Closes already
+ * made never read them, and later closes read only later periods, so a game
+ * of a closed period there would never be rated: the table is refused if it,
+ * or any table below it, holds one that a row guard it now has covers.
+ */
+static void
+refuse_closed_arrival(Oid arrived, Oid guard_fn)
+{
+	List	   *tree;
+	ListCell   *lc;
+
+	/*
+	 * SHARE keeps out writers of every table below it to the end of the
+	 * transaction (ALTER TABLE ... INHERIT takes only SHARE UPDATE EXCLUSIVE
+	 * on the child): a game written now would have been checked by a guard
+	 * whose scope did not yet reach the parent.
+	 */
+	tree = find_all_inheritors(arrived, ShareLock, NULL);
+	foreach(lc, tree)
+	{
+		Relation	rel = table_open(lfirst_oid(lc), NoLock);
+		TriggerDesc *trigdesc = rel->trigdesc;
+		int			i;
+
+		for (i = 0; trigdesc != NULL && i < trigdesc->numtriggers; i++)
+		{
+			Trigger    *t = &trigdesc->triggers[i];
+			GuardState	s;
+			TriggerData td;
+			char	   *found;
+
+			if (t->tgfoid != guard_fn || !TRIGGER_FOR_ROW(t->tgtype) ||
+				(t->tgenabled != TRIGGER_FIRES_ON_ORIGIN && t->tgenabled != TRIGGER_FIRES_ALWAYS))
+				continue;
+			memset(&s, 0, sizeof(s));
+			memset(&td, 0, sizeof(td));
+			td.type = T_TriggerData;
+			td.tg_relation = rel;
+			td.tg_trigger = t;
+			read_closes(&s, &td, guard_fn);
+			found = first_closed_period(&s, rel, true);
+			if (found != NULL)
+				ereport(ERROR,
+						errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						errmsg("%s %s refused: it holds games of period %s%s%s, and %s has closed period %s",
+							   get_rel_relispartition(arrived) ? "partition" : "inheritance child",
+							   qualified_name(arrived), found,
+							   RelationGetRelid(rel) == arrived ? "" : " in ",
+							   RelationGetRelid(rel) == arrived ? "" : relation_name(rel),
+							   s.ratings, s.last_text),
+						errdetail("Games of a closed period attached below a guarded table would never be rated."),
+						errhint("Write them to an open period, or lift the guard (ALTER TABLE ... DISABLE TRIGGER refuse_closed_games) to attach them and recompute."));
+		}
+		table_close(rel, NoLock);
+	}
+}
+
+/*
+ * The partition an ATTACH PARTITION of parent attached (the command records
+ * no address for it, and its name is to be read with the caller's
+ * search_path): the partition of that name whose bound is the command's.
+ */
+static Oid
+attached_partition(Oid parent, PartitionCmd *pc)
+{
+	List	   *children = find_inheritance_children(parent, NoLock);
+	ListCell   *lc;
+
+	foreach(lc, children)
+	{
+		Oid			child = lfirst_oid(lc);
+		HeapTuple	tuple;
+		Datum		bound;
+		bool		isnull;
+		bool		same = false;
+
+		if (strcmp(get_rel_name(child), pc->name->relname) != 0)
+			continue;
+		tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(child));
+		if (!HeapTupleIsValid(tuple))
+			continue;
+		bound = SysCacheGetAttr(RELOID, tuple, Anum_pg_class_relpartbound, &isnull);
+		if (!isnull)
+			same = equal(stringToNode(TextDatumGetCString(bound)), pc->bound);
+		ReleaseSysCache(tuple);
+		if (same)
+			return child;
+	}
+	elog(ERROR, "partition \"%s\" attached to relation %u not found", pc->name->relname, parent);
+	return InvalidOid;
+}
+
+/*
+ * glicko2_refuse_closed_arrivals(command pg_ddl_command, guard regprocedure),
+ * in the ddl_command_end event trigger: refuse_closed_arrival for each table
+ * an ALTER TABLE attached as a partition or made an inheritance child
+ * (guard: glicko2_refuse_closed_games, by OID).  A table CREATE TABLE made
+ * is empty.
+ */
+PG_FUNCTION_INFO_V1(glicko2_refuse_closed_arrivals);
+Datum
+glicko2_refuse_closed_arrivals(PG_FUNCTION_ARGS)
+{
+	CollectedCommand *cmd = (CollectedCommand *) PG_GETARG_POINTER(0);
+	Oid			guard_fn = PG_GETARG_OID(1);
+	ListCell   *lc;
+
+	if (cmd->type != SCT_AlterTable)
+		PG_RETURN_VOID();
+	guard_hash();				/* (read_closes keeps the periods in its context) */
+	foreach(lc, cmd->d.alterTable.subcmds)
+	{
+		CollectedATSubcmd *sub = (CollectedATSubcmd *) lfirst(lc);
+		AlterTableCmd *at = (AlterTableCmd *) sub->parsetree;
+		Oid			arrived;
+		char		relkind;
+
+		if (!IsA(at, AlterTableCmd))
+			continue;
+		if (at->subtype == AT_AttachPartition)
+			arrived = attached_partition(cmd->d.alterTable.objectId, (PartitionCmd *) at->def);
+		else if (at->subtype == AT_AddInherit)
+			arrived = cmd->d.alterTable.objectId;
+		else
+			continue;
+		relkind = get_rel_relkind(arrived);
+		if (relkind == RELKIND_RELATION || relkind == RELKIND_PARTITIONED_TABLE ||
+			relkind == RELKIND_FOREIGN_TABLE)
+			refuse_closed_arrival(arrived, guard_fn);
+	}
+	PG_RETURN_VOID();
 }
