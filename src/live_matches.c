@@ -612,6 +612,9 @@ group_matches(const MatchTrigger *t, Relation matches, MatchRow *rows, int n_row
 		/* (ties in the sort above leave a team's players in any order: unimportant) */
 		m[k].first = i;
 		m[k].n = j - i;
+		if (m[k].n > GLICKO_TEAM_MAX_PLAYERS)
+			bad_match(t, matches, ERRCODE_PROGRAM_LIMIT_EXCEEDED, &rows[i],
+					  psprintf("it has %d players, more than the %d allowed", m[k].n, GLICKO_TEAM_MAX_PLAYERS));
 		m[k].n_teams = 0;
 		for (int r = i; r < j; r++)
 		{

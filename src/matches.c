@@ -28,9 +28,6 @@
 #include "rating.h"
 #include "team_method.h"
 
-/* Checking a match compares every pair of its players. */
-#define MAX_MATCH_PLAYERS 10000
-
 /* One array argument's element type. */
 typedef struct ElementType
 {
@@ -245,10 +242,10 @@ read_match(FunctionCallInfo fcinfo, MatchSidesCache *c, ArrayType *const *arrays
 				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 				errmsg("parties must have one element per player"),
 				errdetail("Element i of each array describes the match's player i."));
-	if (n > MAX_MATCH_PLAYERS)
+	if (n > GLICKO_TEAM_MAX_PLAYERS)
 		ereport(ERROR,
 				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				errmsg("a match has %d players, more than the %d allowed", n, MAX_MATCH_PLAYERS));
+				errmsg("a match has %d players, more than the %d allowed", n, GLICKO_TEAM_MAX_PLAYERS));
 
 	m->rating = palloc(sizeof(Glicko2Rating) * Max(n, 1));
 	m->share = weights ? palloc(sizeof(double) * Max(n, 1)) : NULL;

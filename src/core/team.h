@@ -38,6 +38,13 @@ typedef enum GlickoTeamMethod
 	GLICKO_TEAM_COMPOSITE
 } GlickoTeamMethod;
 
+/*
+ * The most players one match may have: 'individual' and a free-for-all's
+ * pairwise games cost n^2 sides.  glicko2_match_sides (every close of
+ * matches) and the live trigger glicko2_rate_matches refuse more (54000).
+ */
+#define GLICKO_TEAM_MAX_PLAYERS 10000
+
 /* A play share, the part of a match a player played: in (0, 1] (false for NaN). */
 static inline bool
 glicko_team_share_ok(double share)
