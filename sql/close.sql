@@ -87,6 +87,9 @@ BEGIN
             DETAIL = format('A snapshot taken before the close locks the %1$s table can miss %1$s committed meanwhile.',
                             source_argument);
   END IF;
+  PERFORM glicko2_internal.glicko2_not_catalog(ratings, 'ratings'),
+          glicko2_internal.glicko2_not_catalog(source, source_argument),
+          glicko2_internal.glicko2_not_catalog(history, 'history');
   IF (SELECT c.relkind FROM pg_class c WHERE c.oid = ratings) NOT IN ('r', 'p') THEN
     RAISE EXCEPTION 'ratings % is not a table', ratings USING ERRCODE = '42809';
   END IF;
@@ -146,6 +149,8 @@ DECLARE
   last_number bigint;
   is_later boolean;
 BEGIN
+  PERFORM glicko2_internal.glicko2_not_catalog(ratings, 'ratings'),
+          glicko2_internal.glicko2_not_catalog(source, 'source');
   -- A second closer waits here until the first commits; writers of the
   -- source wait until this close commits (on a view: its tables).
   EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', ratings);
@@ -272,6 +277,9 @@ DECLARE
   inserted_returning text := 'true AS played';
   close_sql text;
 BEGIN
+  PERFORM glicko2_internal.glicko2_not_catalog(ratings, 'ratings'),
+          glicko2_internal.glicko2_not_catalog(source, 'source'),
+          glicko2_internal.glicko2_not_catalog(history, 'history');
   SELECT c.relkind IN ('r', 'p') AND NOT c.relhasrules
          AND NOT glicko2_internal.glicko2_citus_distributed(ratings)
          -- (the table and, if partitioned, every partition at every level;

@@ -12,6 +12,16 @@ CREATE FUNCTION glicko2_internal.glicko2_require_written(relation regclass, writ
 COMMENT ON FUNCTION glicko2_internal.glicko2_require_written(regclass, bigint, bigint, text) IS
   'Helper of every write path (closes, replay, recompute, history): an ERROR naming the table, what and both counts unless written = meant; SQLSTATE 42501 where row-level security applies to the table for this role, else 55000';
 
+-- No part reads, locks or writes a system catalog or TOAST table for a table
+-- argument (a superuser could otherwise empty or update pg_class): 42809,
+-- naming the argument (src/relation.c, which the C parts call too).
+CREATE FUNCTION glicko2_internal.glicko2_not_catalog(relation regclass, argument text)
+  RETURNS void
+  AS 'MODULE_PATHNAME', 'glicko2_not_catalog_sql'
+  LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_internal.glicko2_not_catalog(regclass, text) IS
+  'Helper of every procedure and helper that takes a table: an error (42809) naming the argument if the relation is a system catalog or TOAST table';
+
 -- The type of a column, or an error naming the column and the argument that names it.
 CREATE FUNCTION glicko2_internal.glicko2_column_type(rel regclass, col name, argument text)
   RETURNS regtype

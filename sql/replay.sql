@@ -20,6 +20,7 @@ DECLARE
   meant bigint;
   written bigint;
 BEGIN
+  PERFORM glicko2_internal.glicko2_not_catalog(relation, 'table');
   EXECUTE format('SELECT count(*) FROM %s', relation) INTO meant;
   EXECUTE format('DELETE FROM %s', relation);
   GET DIAGNOSTICS written = ROW_COUNT;

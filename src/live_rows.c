@@ -182,6 +182,7 @@ glicko_live_open_ratings(GlickoLiveRatings *rt, const GlickoLiveOptions *opt,
 				errcode(ERRCODE_UNDEFINED_TABLE),
 				errmsg("ratings table %s named by trigger %s on %s does not exist",
 					   ratings_name, trigger->tgname, RelationGetRelationName(table)));
+	glicko_not_catalog(rt->relid, "ratings table");
 
 	rt->rating_type = glicko2_rating_type(extension_namespace);
 	key_attnum = glicko_live_column_attnum(rt->relid, opt->player_column, "player_column");

@@ -635,6 +635,7 @@ take_queue(Oid relid, Oid result_type, int team_size, int teams, GlickoTeamMetho
 				errcode(ERRCODE_UNDEFINED_TABLE),
 				errmsg("relation with OID %u does not exist", relid));
 	relname = DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(relid)));
+	glicko_not_catalog(relid, "queue");
 	/* Rows are deleted by ctid, which names a row only within one table:
 	 * plain tables only, read and deleted with ONLY (no inheritance children). */
 	if (get_rel_relkind(relid) != RELKIND_RELATION)

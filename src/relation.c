@@ -8,6 +8,8 @@
 
 #include "access/htup_details.h"
 #include "access/relation.h"
+#include "catalog/catalog.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_index.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
@@ -110,6 +112,29 @@ glicko_unique_key(Oid relid, AttrNumber attnum)
 	list_free(indexes);
 	relation_close(rel, AccessShareLock);
 	return unique;
+}
+
+void
+glicko_not_catalog(Oid relid, const char *argument)
+{
+	Oid			namespace = get_rel_namespace(relid);
+
+	if (OidIsValid(namespace) && (IsCatalogNamespace(namespace) || IsToastNamespace(namespace)))
+		ereport(ERROR,
+				errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				errmsg("%s %s is a system catalog", argument,
+					   DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(relid)))),
+				errdetail("glicko2 reads and writes only tables of your own."));
+}
+
+/* glicko2_not_catalog(relation, argument): glicko_not_catalog, for the PL/pgSQL parts. */
+PG_FUNCTION_INFO_V1(glicko2_not_catalog_sql);
+Datum
+glicko2_not_catalog_sql(PG_FUNCTION_ARGS)
+{
+	if (!PG_ARGISNULL(0))
+		glicko_not_catalog(PG_GETARG_OID(0), PG_ARGISNULL(1) ? "relation" : text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	PG_RETURN_VOID();
 }
 
 /* glicko2_column_type(rel, col, argument): the column's type, or an error

@@ -13,6 +13,11 @@
  * column and the relation, with `hint` saying how to name another. */
 extern AttrNumber glicko_column_attnum(Oid relid, const char *column, const char *hint);
 
+/* An ERROR (42809) naming the argument unless relid is a relation of the
+ * user's: no part reads, locks or writes a system catalog or TOAST table
+ * for a table argument (a superuser could otherwise empty pg_class). */
+extern void glicko_not_catalog(Oid relid, const char *argument);
+
 /* Is the type int2, int4 or int8 (player keys of these types mix)? */
 extern bool glicko_is_integer_type(Oid type);
 

@@ -149,3 +149,24 @@ SELECT q, pg_temp.try(q) FROM (VALUES
 
 SELECT ratings, period, close_number, players, games FROM glicko2_closes ORDER BY close_number;
 SELECT player_id, rating FROM bad_ratings ORDER BY player_id;
+
+-- A system catalog or TOAST table given for a table, to the procedures and
+-- to the internal helpers alike (a superuser's glicko2_empty('pg_class')
+-- was XX000, the catalog saved only by the rollback): 42809 naming the
+-- argument, nothing changed.
+SELECT count(*) AS classes FROM pg_class \gset
+SELECT q, pg_temp.try(q) FROM (VALUES
+  ($$CALL glicko2_close_period('pg_class', 'bad_games', 9)$$),
+  ($$CALL glicko2_close_period('bad_ratings', 'pg_class', 9)$$),
+  ($$CALL glicko2_close_period('bad_ratings', 'bad_games', 9, history => 'pg_class')$$),
+  ($$CALL glicko2_close_matches('pg_class', 'bad_games', 9)$$),
+  ($$CALL glicko2_replay('pg_class', 'bad_games')$$),
+  ($$SELECT * FROM glicko2_pair('pg_class')$$),
+  ($$SELECT glicko2_internal.glicko2_empty('pg_class', 'x')$$),
+  ($$SELECT glicko2_internal.glicko2_empty('pg_toast.pg_toast_1255', 'x')$$),
+  ($$SELECT glicko2_internal.glicko2_close_lock('pg_class', 'bad_games', 'int', '9')$$),
+  ($$SELECT glicko2_internal.glicko2_close_lock('bad_ratings', 'pg_attribute', 'int', '9')$$),
+  ($$SELECT glicko2_internal.glicko2_close_apply('pg_class', 'bad_games', '9', 1, 'x', 'x', 0, 0.5, 350, NULL, 'oid', 'relname')$$),
+  ($$SELECT glicko2_internal.glicko2_close_apply('bad_ratings', 'bad_games', '9', 1, 'x', 'x', 0, 0.5, 350, 'pg_class', 'player_id', 'rating')$$)
+) cases(q);
+SELECT count(*) = :classes AS pg_class_unchanged FROM pg_class;
