@@ -620,6 +620,12 @@ class Fuzzer:
             return rng.choice(["NULL::float8range", "'empty'::float8range", "'[1,2]'::float8range",
                                "'(,)'::float8range", "'[-Infinity,Infinity]'::float8range",
                                "'[NaN,NaN]'::float8range"])
+        if typ == 'pg_ddl_command':
+            # (only pg_event_trigger_ddl_commands() makes one; the type has no input)
+            return 'NULL::pg_ddl_command'
+        if typ == 'regprocedure':
+            return rng.choice(["'glicko2_refuse_closed_games()'::regprocedure", "'pg_catalog.now()'::regprocedure",
+                               'NULL::regprocedure', "'glicko2_rate_matches()'::regprocedure"])
         raise KeyError(f'no generator for type {typ} (argument {argname} of {proc["name"]})')
 
     def text_good(self, argname, w, proc):
