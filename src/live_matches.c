@@ -719,7 +719,27 @@ lock_players(GlickoLiveEntry *e, const MatchTrigger *t, Datum key_array, int n_k
 /* Tries at locking every row: missing players are added once, then found. */
 #define LOCK_TRIES 3
 
-/* A match id's lock: the matches table and a hash of the id. */
+/*
+ * A match id's lock: the matches table and a hash of the id; a bucket's: the
+ * matches table and the bucket.  The advisory lock tags' fourth fields,
+ * apart from pg_advisory_lock's 1 and 2.
+ */
+#define MATCH_LOCK_SPACE 0x6732
+#define MATCH_BUCKET_SPACE 0x6733
+
+/*
+ * The match ids' locks are bounded: a transaction locks each match id it
+ * writes (the id's hash) only up to MATCH_FINE_LOCKS of them, under a shared
+ * lock on the id's bucket (hash % MATCH_BUCKETS); beyond that a statement
+ * locks the buckets of its ids exclusively.  So a transaction holds at most
+ * MATCH_FINE_LOCKS + MATCH_BUCKETS of these locks per matches table, however
+ * many matches it writes (one lock per id exhausted the shared lock table:
+ * 15 000 matches at the default max_locks_per_transaction).
+ */
+#define MATCH_BUCKETS 64
+#define MATCH_FINE_LOCKS 32
+
+/* A match id's lock to take. */
 typedef struct MatchLock
 {
 	uint32		hash;
@@ -730,21 +750,41 @@ static int
 compare_locks(const void *a, const void *b)
 {
 	uint32		x = ((const MatchLock *) a)->hash,
-				y = ((const MatchLock *) b)->hash;
+				y = ((const MatchLock *) b)->hash,
+				bx = x % MATCH_BUCKETS,
+				by = y % MATCH_BUCKETS;
 
+	if (bx != by)
+		return bx < by ? -1 : 1;
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/* The advisory lock tag's fourth field, apart from pg_advisory_lock's 1 and 2. */
-#define MATCH_LOCK_SPACE 0x6732
+/* How many ids the current transaction has locked one by one. */
+static TransactionId fine_xid = InvalidTransactionId;
+static int	fine_locks = 0;
+
+/* Take one lock; true if it had to wait for another transaction. */
+static bool
+match_lock(const MatchTrigger *t, uint32 key, uint16 space, LOCKMODE mode)
+{
+	LOCKTAG		tag;
+
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, t->lock_space, key, space);
+	if (LockAcquire(&tag, mode, false, true) != LOCKACQUIRE_NOT_AVAIL)
+		return false;
+	(void) LockAcquire(&tag, mode, false, false);
+	return true;
+}
 
 /*
- * Lock each match id (taken after every player's row, in hash order, so
- * statements never wait for each other in a cycle): two transactions
- * writing rows of one match id at once, even with no player in common,
- * run one after the other, and the second sees the first's rows.  At
- * REPEATABLE READ and above the second's snapshot cannot see them: it
- * fails with a serialization failure instead.
+ * Lock each match id (taken after every player's row, buckets in order then
+ * ids in hash order, so statements never wait for each other in a cycle):
+ * two transactions writing rows of one match id at once, even with no
+ * player in common, run one after the other, and the second sees the
+ * first's rows.  Either way they conflict: the same id's lock, or its
+ * bucket, exclusive on one side at least.  At REPEATABLE READ and above the
+ * second's snapshot cannot see them: it fails with a serialization failure
+ * instead (also when it waited for a bucket only).
  */
 static void
 lock_matches(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match *m,
@@ -753,6 +793,9 @@ lock_matches(const MatchTrigger *t, Relation matches, const MatchRow *rows, cons
 	const MatchColumn *col = &t->col[COL_MATCH];
 	TypeCacheEntry *tc = lookup_type_cache(col->type, TYPECACHE_HASH_PROC_FINFO);
 	MatchLock  *locks = palloc(sizeof(MatchLock) * n_matches);
+	int			n_hashes = 0;
+	bool		fine;
+	int			waited = -1;
 
 	for (int i = 0; i < n_matches; i++)
 	{
@@ -768,26 +811,36 @@ lock_matches(const MatchTrigger *t, Relation matches, const MatchRow *rows, cons
 		}
 		locks[i].match = i;
 	}
+	/* (bucket order, then hash order within a bucket) */
 	qsort(locks, n_matches, sizeof(MatchLock), compare_locks);
 	for (int i = 0; i < n_matches; i++)
+		if (i == 0 || locks[i].hash != locks[i - 1].hash)
+			n_hashes++;
+	if (fine_xid != GetTopTransactionId())
 	{
-		LOCKTAG		tag;
-
-		if (i > 0 && locks[i].hash == locks[i - 1].hash)
-			continue;
-		SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, t->lock_space, locks[i].hash, MATCH_LOCK_SPACE);
-		if (LockAcquire(&tag, ExclusiveLock, false, true) != LOCKACQUIRE_NOT_AVAIL)
-			continue;
-		(void) LockAcquire(&tag, ExclusiveLock, false, false);
-		if (IsolationUsesXactSnapshot())
-			ereport(ERROR,
-					errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-					errmsg("could not serialize access: %s %s of %s was being written by another transaction",
-						   col->name, value_text(t, COL_MATCH, rows[m[locks[i].match].first].match),
-						   RelationGetRelationName(matches)),
-					errdetail("This transaction's snapshot may not see that transaction's rows of the match."),
-					errhint("Retry the transaction."));
+		fine_xid = GetTopTransactionId();
+		fine_locks = 0;
 	}
+	fine = fine_locks + n_hashes <= MATCH_FINE_LOCKS;
+	if (fine)
+		fine_locks += n_hashes;
+	for (int i = 0; i < n_matches; i++)
+		if ((i == 0 || locks[i].hash % MATCH_BUCKETS != locks[i - 1].hash % MATCH_BUCKETS) &&
+			match_lock(t, locks[i].hash % MATCH_BUCKETS, MATCH_BUCKET_SPACE,
+					   fine ? ShareLock : ExclusiveLock) && waited < 0)
+			waited = i;
+	for (int i = 0; fine && i < n_matches; i++)
+		if ((i == 0 || locks[i].hash != locks[i - 1].hash) &&
+			match_lock(t, locks[i].hash, MATCH_LOCK_SPACE, ExclusiveLock) && waited < 0)
+			waited = i;
+	if (waited >= 0 && IsolationUsesXactSnapshot())
+		ereport(ERROR,
+				errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				errmsg("could not serialize access: %s %s of %s was being written by another transaction",
+					   col->name, value_text(t, COL_MATCH, rows[m[locks[waited].match].first].match),
+					   RelationGetRelationName(matches)),
+				errdetail("This transaction's snapshot may not see that transaction's rows of the match."),
+				errhint("Retry the transaction."));
 }
 
 /*
