@@ -81,6 +81,13 @@ glicko_mm_report_balance(MmStatus status, int bad_party, int n, int teams)
 					errmsg("the parties do not fit into the teams"),
 					errdetail("No split into teams of equal size keeps every party together."));
 			break;
+		case MM_PARTIES_UNSETTLED:
+			ereport(ERROR,
+					errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					errmsg("no split keeping every party together was found in %ld steps", MM_FIT_STEPS),
+					errdetail("%d players in %d teams: whether the parties fit was not settled.", n, teams),
+					errhint("Split the lobby, or fewer parties."));
+			break;
 	}
 }
 

@@ -638,6 +638,265 @@ improve_by_swaps(Teams *t, const Units *u, int *unit_team, double *budget,
 }
 
 /*
+ * A split keeping every party together when greedy placement found none:
+ * an exact search over the multiset of party sizes (parties of one size are
+ * interchangeable, so only how many of each size a team takes matters),
+ * team by team.  Each team takes a pattern, a count of each size at most its
+ * size in all, largest sizes first and most first; the room a pattern leaves
+ * is lone players', so the patterns together may leave no more room than
+ * there are lone players.  Teams of one size are interchangeable: each takes
+ * a pattern no greater (in that order) than the previous one's.  A state
+ * that failed, (team, parties left, that bound), is remembered, and not
+ * searched again under the same bound or a smaller one.
+ * FIT_UNKNOWN after MM_FIT_STEPS patterns.
+ */
+typedef enum
+{
+	FIT_FOUND, FIT_NONE, FIT_UNKNOWN
+} FitResult;
+
+typedef struct Fit
+{
+	int			teams;
+	const int  *cap;
+	int			sizes;			/* distinct party sizes, largest first */
+	int		   *size;
+	int		   *left;			/* parties of each size not yet placed */
+	int		   *take;			/* take[j * sizes + s]: team j's count of size s */
+	int			slack;			/* lone players not yet placed */
+	long		steps;
+	/* failed states: (team, left[]) in keys, an open-addressing index */
+	int		   *keys;
+	int			n_keys,
+				max_keys;
+	int		   *slot;			/* 1 + key number, 0 empty */
+	uint32_t	slot_mask;
+	const MmEnv *env;
+} Fit;
+
+static uint32_t
+fit_hash(const Fit *f, int team)
+{
+	uint32_t	h = 2166136261u ^ (uint32_t) team;
+
+	for (int s = 0; s < f->sizes; s++)
+		h = (h ^ (uint32_t) f->left[s]) * 16777619u;
+	return h;
+}
+
+/* Is pattern a at least pattern b (in the search's order)? */
+static bool
+pattern_at_least(const int *a, const int *b, int d)
+{
+	for (int s = 0; s < d; s++)
+		if (a[s] != b[s])
+			return a[s] > b[s];
+	return true;
+}
+
+/*
+ * Has (team, left) failed before, with no bound on its pattern or a bound at
+ * least prev (NULL: none)?  With add: remember that it has, under prev.  A
+ * key is team, left[], whether bounded, the bound.
+ */
+static bool
+fit_failed(Fit *f, int team, const int *prev, bool add)
+{
+	int			d = f->sizes,
+				width = 2 * d + 2;
+
+	for (uint32_t i = fit_hash(f, team) & f->slot_mask;; i = (i + 1) & f->slot_mask)
+	{
+		int		   *key;
+
+		if (f->slot[i] == 0)
+		{
+			if (add && f->n_keys < f->max_keys)
+			{
+				key = &f->keys[f->n_keys * width];
+				key[0] = team;
+				memcpy(key + 1, f->left, sizeof(int) * d);
+				key[d + 1] = prev != NULL;
+				if (prev)
+					memcpy(key + d + 2, prev, sizeof(int) * d);
+				f->slot[i] = ++f->n_keys;
+			}
+			return false;
+		}
+		key = &f->keys[(f->slot[i] - 1) * width];
+		if (!add && key[0] == team && memcmp(key + 1, f->left, sizeof(int) * d) == 0 &&
+			(key[d + 1] == 0 || (prev != NULL && pattern_at_least(key + d + 2, prev, d))))
+			return true;
+	}
+}
+
+static FitResult
+fit_team(Fit *f, int j)
+{
+	int		   *x,
+			   *prev;
+	int			d = f->sizes,
+				s;
+	FitResult	result = FIT_NONE;
+
+	if (j == f->teams)
+		return FIT_FOUND;		/* (every party placed: the rooms left sum to slack) */
+	x = &f->take[j * d];
+	prev = j > 0 && f->cap[j] == f->cap[j - 1] ? &f->take[(j - 1) * d] : NULL;
+	if (fit_failed(f, j, prev, false))
+		return FIT_NONE;
+	/* The patterns, most of the largest size first: an odometer over x[]. */
+	{
+		int		   *rest = f->env->alloc(sizeof(int) * (d + 1));	/* room before size s */
+		int		   *after = f->env->alloc(sizeof(int) * (d + 1));	/* what sizes s.. can fill */
+
+		after[d] = 0;
+		for (s = d - 1; s >= 0; s--)
+			after[s] = after[s + 1] + f->left[s] * f->size[s];
+		rest[0] = f->cap[j];
+		s = 0;
+		for (;;)
+		{
+			bool		greater = false,
+						decided = prev == NULL;
+
+			/* Fill sizes s.. as much as each allows. */
+			for (; s < d; s++)
+			{
+				x[s] = rest[s] / f->size[s];
+				if (x[s] > f->left[s])
+					x[s] = f->left[s];
+				rest[s + 1] = rest[s] - x[s] * f->size[s];
+			}
+			if (++f->steps > MM_FIT_STEPS)
+			{
+				result = FIT_UNKNOWN;
+				break;
+			}
+			if (f->env->poll && f->steps % POLL_EVERY == 0)
+				f->env->poll();
+			/* (no greater than the previous team's pattern, if alike) */
+			for (int t = 0; !decided && t < d; t++)
+				if (x[t] != prev[t])
+				{
+					greater = x[t] > prev[t];
+					decided = true;
+				}
+			if (!greater && rest[d] <= f->slack)
+			{
+				FitResult	r;
+
+				for (int t = 0; t < d; t++)
+					f->left[t] -= x[t];
+				f->slack -= rest[d];
+				r = fit_team(f, j + 1);
+				for (int t = 0; t < d; t++)
+					f->left[t] += x[t];
+				f->slack += rest[d];
+				if (r != FIT_NONE)
+				{
+					result = r;
+					break;
+				}
+			}
+			/* The next pattern: one fewer of the last size that can spare one,
+			 * while the sizes after it could still fill the room to slack. */
+			for (s = d - 1; s >= 0; s--)
+				if (x[s] > 0 && rest[s] - (x[s] - 1) * f->size[s] -
+					(after[s + 1] < rest[s] ? after[s + 1] : rest[s]) <= f->slack)
+					break;
+			if (s < 0)
+				break;
+			x[s]--;
+			rest[s + 1] = rest[s] - x[s] * f->size[s];
+			s++;
+		}
+		f->env->release(rest);
+		f->env->release(after);
+	}
+	if (result == FIT_NONE)
+		(void) fit_failed(f, j, prev, true);
+	return result;
+}
+
+static FitResult
+fit_parties(Teams *t, const Units *u, int *unit_team, const MmEnv *env)
+{
+	Fit			f;
+	int		   *size_of = env->alloc(sizeof(int) * (u->count ? u->count : 1));
+	int			singles = 0;
+	FitResult	result;
+
+	memset(&f, 0, sizeof(f));
+	f.teams = t->count;
+	f.cap = t->cap;
+	f.env = env;
+	f.size = env->alloc(sizeof(int) * (u->count ? u->count : 1));
+	f.left = env->alloc(sizeof(int) * (u->count ? u->count : 1));
+	/* The distinct sizes of 2 or more, largest first (u->order is). */
+	for (int j = 0; j < u->count; j++)
+	{
+		int			k = u->order[j];
+
+		if (u->size[k] < 2)
+		{
+			singles++;
+			continue;
+		}
+		if (f.sizes == 0 || f.size[f.sizes - 1] != u->size[k])
+			f.size[f.sizes++] = u->size[k];
+		f.left[f.sizes - 1]++;
+		size_of[k] = f.sizes - 1;
+	}
+	f.slack = singles;
+	f.take = env->alloc(sizeof(int) * (size_t) f.teams * (f.sizes ? f.sizes : 1));
+	/* At most 8 MB of failed states (then no more are kept), a quarter of the index used. */
+	f.max_keys = (int) ((8L << 20) / ((long) sizeof(int) * (2 * f.sizes + 2)));
+	if (f.max_keys > 1 << 16)
+		f.max_keys = 1 << 16;
+	f.slot_mask = 1;
+	while (f.slot_mask < (uint32_t) f.max_keys * 4)
+		f.slot_mask <<= 1;
+	f.slot = env->alloc(sizeof(int) * f.slot_mask);
+	f.slot_mask--;
+	f.keys = env->alloc(sizeof(int) * (size_t) f.max_keys * (2 * f.sizes + 2));
+
+	result = fit_team(&f, 0);
+	if (result == FIT_FOUND)
+	{
+		/* Each team's count of each size, then the lone players where room is left. */
+		for (int j = 0; j < u->count; j++)
+		{
+			int			k = u->order[j],
+						e = 0;
+
+			if (u->size[k] < 2)
+				continue;
+			while (f.take[e * f.sizes + size_of[k]] == 0)
+				e++;
+			f.take[e * f.sizes + size_of[k]]--;
+			unit_team[k] = e;
+			team_add(t, u, k, e, 1);
+		}
+		for (int k = 0, e = 0; k < u->count; k++)
+			if (u->size[k] == 1)
+			{
+				while (t->fill[e] == t->cap[e])
+					e++;
+				unit_team[k] = e;
+				team_add(t, u, k, e, 1);
+			}
+	}
+	env->release(f.keys);
+	env->release(f.slot);
+	env->release(f.take);
+	env->release(f.left);
+	env->release(f.size);
+	env->release(size_of);
+	return result;
+}
+
+/*
  * Beyond the exact limit: units placed greedily (highest rated first, each
  * into the team with the lowest rating sum per place), improved by swaps
  * (improve_by_swaps); then MM_RESTARTS more starts from random splits (a
@@ -670,10 +929,18 @@ glicko_mm_balance_heuristic(const Glicko2Rating *players, const int *party, int 
 		teams_init(&t, n, teams, t.method, t.scale, &t.adv);
 		if (!greedy_place(&t, &u, unit_team, true, env))
 		{
-			env->release(unit_team);
-			env->release(best_team);
-			units_free(&u, env);
-			return MM_PARTIES_DO_NOT_FIT;
+			FitResult	fit;
+
+			/* Greedy placement can miss a split that keeps every party together: search. */
+			teams_init(&t, n, teams, t.method, t.scale, &t.adv);
+			fit = fit_parties(&t, &u, unit_team, env);
+			if (fit != FIT_FOUND)
+			{
+				env->release(unit_team);
+				env->release(best_team);
+				units_free(&u, env);
+				return fit == FIT_NONE ? MM_PARTIES_DO_NOT_FIT : MM_PARTIES_UNSETTLED;
+			}
 		}
 	}
 	best = improve_by_swaps(&t, &u, unit_team, &budget, env);

@@ -27,6 +27,11 @@
  * units in a few teams never reach it. */
 #define MM_MAX_SWAP_ROUNDS 10000
 #define MM_SWAP_BUDGET 1e7
+/* Steps of the heuristic's search for a split that keeps every party
+ * together, when greedy placement finds none (a step places or moves one
+ * party and looks at every team: a few tenths of a second at 64 teams; the
+ * lobbies of test/unit take a few dozen). */
+#define MM_FIT_STEPS 2000000L
 /* Random starts of the heuristic after the greedy one. */
 #define MM_RESTARTS 32
 /* Teams in one lobby (the search keeps per-team arrays on the stack). */
@@ -41,7 +46,8 @@ typedef enum MmStatus
 	MM_OK = 0,
 	MM_TOO_FEW_PLAYERS,			/* fewer players than teams */
 	MM_PARTY_TOO_LARGE,			/* a party does not fit in the largest team */
-	MM_PARTIES_DO_NOT_FIT		/* no split keeps every party together */
+	MM_PARTIES_DO_NOT_FIT,		/* no split keeps every party together */
+	MM_PARTIES_UNSETTLED		/* the search for one gave up (MM_FIT_STEPS) */
 } MmStatus;
 
 /*

@@ -233,3 +233,29 @@ SELECT glicko2_balance(ARRAY(SELECT glicko2_rating() FROM generate_series(1, 6))
 SELECT glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating()], 2, '{1,2,3}');
 SELECT glicko2_balance(ARRAY[glicko2_rating(), glicko2_rating()], 2, '{{1},{2}}');
 SELECT glicko2_balance(ARRAY[[glicko2_rating()], [glicko2_rating()]]);
+
+-- Lobbies over 16 players whose parties fit only one way were refused
+-- (22023): 18 players in 3 teams of 6 with parties of 5, 3, 3, 2, 2, 2 and one
+-- alone ({5,1} {3,3} {2,2,2}), and 1 000 players in 8 teams with parties of 3
+-- and 4. Now split, each party together, teams of equal size; a lobby whose
+-- parties do not fit is still refused, at any size.
+WITH s AS (SELECT glicko2_balance(array_agg(glicko2_rating(1500 + (i * 7919) % 1000, 100) ORDER BY i), 3,
+                                  '{5,5,3,4,3,6,1,4,2,1,2,6,5,1,0,1,4,1}'::int[]) AS team
+           FROM generate_series(1, 18) i),
+     p AS (SELECT i, (s.team)[i] AS team, ('{5,5,3,4,3,6,1,4,2,1,2,6,5,1,0,1,4,1}'::int[])[i] AS party
+           FROM s, generate_series(1, 18) i)
+SELECT (SELECT array_agg(n ORDER BY n) FROM (SELECT count(*) AS n FROM p GROUP BY team) t) AS team_sizes,
+       (SELECT count(*) FROM (SELECT party FROM p WHERE party > 0 GROUP BY party HAVING count(DISTINCT team) > 1) x)
+         AS parties_split;
+WITH l AS (SELECT i, CASE WHEN i <= 600 THEN (i - 1) / 3 + 1 ELSE 1000 + (i - 601) / 4 END AS party
+           FROM generate_series(1, 1000) i),
+     s AS (SELECT glicko2_balance(array_agg(glicko2_rating(1500 + (i * 7919) % 1000, 100) ORDER BY i), 8,
+                                  array_agg(party ORDER BY i)) AS team FROM l),
+     p AS (SELECT l.i, (s.team)[l.i] AS team, l.party FROM s, l)
+SELECT (SELECT array_agg(DISTINCT n) FROM (SELECT count(*) AS n FROM p GROUP BY team) t) AS team_sizes,
+       (SELECT count(*) FROM (SELECT party FROM p GROUP BY party HAVING count(DISTINCT team) > 1) x) AS parties_split;
+-- 18 players in parties of 5, 5, 4 and 4 in three teams of 6: a team holds
+-- one of them at most, so one is left over: refused (22023).
+SELECT glicko2_balance(array_agg(glicko2_rating(1500 + i, 100) ORDER BY i), 3,
+       array_agg(CASE WHEN i <= 5 THEN 1 WHEN i <= 10 THEN 2 WHEN i <= 14 THEN 3 WHEN i <= 18 THEN 4 END ORDER BY i))
+FROM generate_series(1, 18) i;

@@ -254,6 +254,142 @@ test_balance_edges(void)
 	}
 }
 
+/*
+ * Whether the parties fit, by an exact search of its own: the parties of two
+ * or more (lone players fill any room) split among the teams, each team's
+ * parties at most its size; fits(left, j) over the sets of parties left for
+ * teams j.. (at most 12 parties in 24 players), memoized.
+ */
+static int
+fits(const int *sum_of, const int *cap, int teams, int left, int j, signed char *memo)
+{
+	signed char *m = &memo[left * teams + j];
+
+	if (j == teams)
+		return left == 0;
+	if (*m < 0)
+	{
+		*m = 0;
+		for (int sub = left;; sub = (sub - 1) & left)
+		{
+			if (sum_of[sub] <= cap[j] && fits(sum_of, cap, teams, left & ~sub, j + 1, memo))
+			{
+				*m = 1;
+				break;
+			}
+			if (sub == 0)
+				break;
+		}
+	}
+	return *m;
+}
+
+/*
+ * Property: a lobby is refused for its parties exactly when no split keeps
+ * them together (glicko2_balance refused 72 of 371 feasible random lobbies
+ * over 16 players: its greedy placement missed splits such as {5,1} {3,3}
+ * {2,2,2}).  Random lobbies of 2 to 24 players in 2 to 6 teams with random
+ * parties of 1 to a team's size, against fits(); the heuristic on every lobby, glicko_mm_balance
+ * (exact up to 16 players) too up to 12, where it is quick.
+ */
+static void
+test_parties_fit(void)
+{
+	int			feasible = 0,
+				infeasible = 0,
+				heuristic_over_16 = 0;
+
+	for (int lobby = 0; lobby < 500; lobby++)
+	{
+		int			n = 2 + (int) (uniform() * 23),
+					teams = 2 + (int) (uniform() * 5),
+					party[32],
+					team[32],
+					cap[MM_MAX_TEAMS],
+					sizes[32],
+					sum_of[1 << 12],
+					m = 0,
+					bad = 0,
+					expect;
+		Glicko2Rating p[32];
+		signed char *memo;
+		MmStatus	s;
+		bool		exact;
+
+		if (teams > n)
+			teams = n;
+		random_lobby(p, n);
+		/* Parties of 1 to a team's size (1: alone), numbered in turn. */
+		for (int i = 0, id = 1; i < n; id++)
+		{
+			int			room = (n + teams - 1) / teams,
+						size = 1 + (int) (uniform() * (room < n - i ? room : n - i));
+
+			if (size >= 2)
+				sizes[m++] = size;
+			for (int k = 0; k < size; k++)
+				party[i++] = size >= 2 ? id : 0;
+		}
+		if (m > 12)
+			continue;
+		for (int e = 0; e < teams; e++)
+			cap[e] = n / teams + (e < n % teams ? 1 : 0);
+		for (int set = 0; set < 1 << m; set++)
+		{
+			sum_of[set] = 0;
+			for (int b = 0; b < m; b++)
+				if (set >> b & 1)
+					sum_of[set] += sizes[b];
+		}
+		memo = malloc((size_t) (1 << m) * teams);
+		memset(memo, -1, (size_t) (1 << m) * teams);
+		expect = fits(sum_of, cap, teams, (1 << m) - 1, 0, memo);
+		free(memo);
+		if (expect)
+			feasible++;
+		else
+			infeasible++;
+
+		s = glicko_mm_balance_heuristic(p, party, n, teams, GLICKO_TEAM_SUM, NULL, team, &bad, &env);
+		CHECK(s == (expect ? MM_OK : MM_PARTIES_DO_NOT_FIT));
+		if (s == MM_OK)
+			CHECK(valid_split(n, team, teams, party));
+		heuristic_over_16 += n > 16 && expect;
+		if (n <= 12)
+		{
+			s = glicko_mm_balance(p, party, n, teams, GLICKO_TEAM_SUM, NULL, team, &exact, &bad, &env);
+			CHECK(s == (expect ? MM_OK : MM_PARTIES_DO_NOT_FIT));
+			if (s == MM_OK)
+				CHECK(valid_split(n, team, teams, party));
+		}
+	}
+	/* Both answers, and feasible lobbies the heuristic alone splits, occur. */
+	CHECK(feasible > 100 && infeasible > 50 && heuristic_over_16 > 30);
+	printf("parties fit: %d feasible lobbies, %d infeasible, %d feasible over 16 players\n",
+		   feasible, infeasible, heuristic_over_16);
+}
+
+/* The lobby: 18 players in 3 teams of 6, parties of 5, 3, 3, 2, 2, 2 and one alone. */
+static void
+test_parties_fit_example(void)
+{
+	static const int party[18] = {5, 5, 3, 4, 3, 6, 1, 4, 2, 1, 2, 6, 5, 1, 0, 1, 4, 1};
+	Glicko2Rating p[18];
+	int			team[18],
+				bad = 0;
+	bool		exact;
+
+	for (int i = 0; i < 18; i++)
+	{
+		p[i].rating = 1500 + (i + 1) * 7919 % 1000;
+		p[i].rd = 100;
+		p[i].volatility = 0.06;
+	}
+	CHECK(glicko_mm_balance(p, party, 18, 3, GLICKO_TEAM_SUM, NULL, team, &exact, &bad, &env) == MM_OK);
+	CHECK(!exact);
+	CHECK(valid_split(18, team, 3, party));
+}
+
 static void
 test_balance_cases(void)
 {
@@ -689,6 +825,8 @@ main(int argc, char **argv)
 	test_balance_brute();
 	test_balance_cases();
 	test_balance_edges();
+	test_parties_fit();
+	test_parties_fit_example();
 	test_heuristic();
 	test_deterministic();
 	test_poll();
