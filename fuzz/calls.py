@@ -33,6 +33,7 @@ import os
 import random
 import re
 import sys
+import threading
 import time
 
 import psycopg
@@ -1211,8 +1212,229 @@ class Fuzzer:
                     if fail['kind'] != 'crash':
                         self.counts[fail['kind']] += 1
                     self.failures.append(fail)
+        self.run_layout()
         self.report()
         return 1 if self.failures else 0
+
+    # ---- table layout and bulk live inserts, two sessions -----------------------
+    def layout_session(self):
+        c = psycopg.connect(dbname=self.a.dbname, autocommit=True)
+        c.execute(f"SET statement_timeout = {self.a.timeout}")
+        c.execute("SET lock_timeout = 2000")
+        c.execute("SET client_min_messages = warning")
+        c.execute("SET ROLE fuzz_owner")
+        return c
+
+    def layout_exec(self, conn, sql, counts):
+        """One statement of a layout round; its outcome counted; a failure
+        (XX, crash, out of shared memory) recorded."""
+        try:
+            conn.execute(sql)
+            counts['ok'] += 1
+        except psycopg.Error as e:
+            if conn.broken or conn.closed:
+                self.failures.append(dict(kind='crash', sqlstate='-', proc='layout', world='layout',
+                                          message='connection lost', sql=sql, pre=[]))
+                self.counts['crashes'] += 1
+                return
+            st = e.sqlstate or '?????'
+            msg = (e.diag.message_primary or str(e)).splitlines()[0] if e.diag else str(e)
+            if st.startswith('XX') or st == '53200':
+                self.counts['xx000' if st.startswith('XX') else 'out of shared memory'] += 1
+                self.failures.append(dict(kind='xx000' if st.startswith('XX') else 'lock table', sqlstate=st,
+                                          proc='layout', world='layout', message=msg, sql=sql, pre=[]))
+            else:
+                self.errors[st] += 1
+                self.layout_errors[st] += 1
+                if os.environ.get("FUZZ_LAYOUT_DEBUG"):
+                    print("layout:", st, msg, "|", sql[:200])
+            if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                conn.execute("ROLLBACK")
+
+    def layout_round(self, i, a_conn, b_conn):
+        """A guarded games table (partitioned, or an inheritance parent), period 1
+        closed; then a random sequence of DETACH/ATTACH PARTITION (plain,
+        DEFAULT, CONCURRENTLY, a sub-partitioned table), NO INHERIT/INHERIT,
+        writes of any period into the tables attached or not, and closes, by two
+        sessions, now and then one inside a transaction while the other's
+        statement runs at once.  Afterwards no closed period may hold more games
+        (read through the games table) than its close read: a game more is a
+        late game never rated."""
+        rng = self.rng
+        s = f"lay{i}"
+        inherit = rng.random() < 0.4
+        ad = self.admin
+        ad.execute(f"DROP SCHEMA IF EXISTS {s} CASCADE")
+        ad.execute(f"CREATE SCHEMA {s} AUTHORIZATION fuzz_owner")
+        part = '' if inherit else ' PARTITION BY RANGE (player_id)'
+        setup = [f"CREATE TABLE {s}.r (player_id bigint PRIMARY KEY, rating glicko2_rating)",
+                 f"CREATE TABLE {s}.g (period int, player_id bigint, opponent_id bigint, score float8){part}"]
+        tables = ['t0', 't1', 't2', 't3']
+        bound = {t: f"FROM ({100 * k}) TO ({100 * k + 100})" for k, t in enumerate(tables)}
+        for k, t in enumerate(tables):
+            if inherit:
+                setup.append(f"CREATE TABLE {s}.{t} () INHERITS ({s}.g)")
+            elif t == 't3':
+                # (sub-partitioned: a late game can hide one level down)
+                setup.append(f"CREATE TABLE {s}.{t} PARTITION OF {s}.g FOR VALUES {bound[t]} PARTITION BY LIST (period)")
+                setup.append(f"CREATE TABLE {s}.{t}_any PARTITION OF {s}.{t} DEFAULT")
+            else:
+                setup.append(f"CREATE TABLE {s}.{t} PARTITION OF {s}.g FOR VALUES {bound[t]}")
+        setup.append(f"INSERT INTO {s}.g SELECT 1 + j % 2, 100 * (j % 4) + j % 50, 1 + j % 7, (j % 3) / 2.0 "
+                     f"FROM generate_series(1, 40) j")
+        setup.append(f"CALL glicko2_guard_games('{s}.g')")
+        setup.append(f"CALL glicko2_close_period('{s}.r', '{s}.g', 1)")
+        with ad.transaction():
+            ad.execute("SET LOCAL ROLE fuzz_owner")
+            for q in setup:
+                ad.execute(q)
+        state = {'closed': 1, 'away': set()}
+        counts = collections.Counter()
+
+        def op():
+            t = rng.choice(tables)
+            kind = rng.choice(['away', 'back', 'write', 'write', 'write-parent', 'close', 'update', 'bulk'])
+            if state['away'] and rng.random() < 0.5:
+                # (what found the late game: a table away takes a game, then comes back)
+                t = rng.choice(sorted(state['away']))
+                kind = rng.choice(['write', 'bulk', 'update', 'back', 'back'])
+            k = tables.index(t)
+            if kind == 'back':
+                state['away'].discard(t)
+            if kind == 'away':
+                state['away'].add(t)
+                if inherit:
+                    return f"ALTER TABLE {s}.{t} NO INHERIT {s}.g"
+                return f"ALTER TABLE {s}.g DETACH PARTITION {s}.{t}" + (' CONCURRENTLY' if rng.random() < 0.3 else '')
+            if kind == 'back':
+                if inherit:
+                    return f"ALTER TABLE {s}.{t} INHERIT {s}.g"
+                return f"ALTER TABLE {s}.g ATTACH PARTITION {s}.{t} " + \
+                    (f"FOR VALUES {bound[t]}" if rng.random() < 0.8 else 'DEFAULT')
+            per = rng.randint(0, state['closed'] + 2)
+            if kind == 'write':
+                return f"INSERT INTO {s}.{t} VALUES ({per}, {100 * k + rng.randint(0, 99)}, {rng.randint(1, 9)}, 1)"
+            if kind == 'write-parent':
+                return f"INSERT INTO {s}.g VALUES ({per}, {rng.randint(0, 399)}, {rng.randint(1, 9)}, 0)"
+            if kind == 'update':
+                return f"UPDATE {s}.{t} SET period = {per} WHERE player_id % 7 = {rng.randint(0, 6)}"
+            if kind == 'bulk':
+                return (f"INSERT INTO {s}.{t} SELECT {per}, {100 * k} + j % 100, 1 + j % 9, 1 "
+                        f"FROM generate_series(1, {rng.choice([10, 1000, 20000])}) j")
+            state['closed'] += 1
+            return f"CALL glicko2_close_period('{s}.r', '{s}.g', {state['closed']})"
+
+        for _ in range(rng.randint(4, 14)):
+            if rng.random() < 0.3:
+                # one session's transaction, the other's statement meanwhile
+                first, second = (a_conn, b_conn) if rng.random() < 0.5 else (b_conn, a_conn)
+                q1, q2, q3 = op(), op(), op()
+                if 'CONCURRENTLY' in q1 or 'CONCURRENTLY' in q3:
+                    continue        # (not inside a transaction block)
+                first.execute("BEGIN")
+                self.layout_exec(first, q1, counts)
+                th = threading.Thread(target=self.layout_exec, args=(second, q2, counts))
+                th.start()
+                th.join(0.05)
+                self.layout_exec(first, q3, counts)
+                if first.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    first.execute("COMMIT" if rng.random() < 0.8 else "ROLLBACK")
+                th.join()
+            else:
+                self.layout_exec(rng.choice([a_conn, b_conn]), op(), counts)
+        # (a DETACH ... CONCURRENTLY cut short leaves a partition pending: finish it)
+        for t in tables:
+            if not inherit:
+                try:
+                    ad.execute(f"ALTER TABLE {s}.g DETACH PARTITION {s}.{t} FINALIZE")
+                except psycopg.Error:
+                    pass
+        late = ad.execute(
+            f"SELECT c.period, c.games, (SELECT count(*) FROM {s}.g x WHERE x.period = c.period::int) "
+            f"FROM glicko2_closes c WHERE c.ratings = '{s}.r'::regclass ORDER BY c.close_number").fetchall()
+        self.counts['layout statements'] += sum(counts.values())
+        for period, read, now in late:
+            if now > read:
+                self.counts['late games'] += 1
+                self.failures.append(dict(kind='late', sqlstate='-', proc='glicko2_guard_new_partitions',
+                                          world='inherit' if inherit else 'part',
+                                          message=f'{s}: period {period} closed with {read} games, '
+                                                  f'now {now} (a late game never rated)',
+                                          sql='', pre=[]))
+        ad.execute(f"DELETE FROM glicko2_closes WHERE ratings = '{s}.r'::regclass")
+        ad.execute(f"DROP SCHEMA {s} CASCADE")
+
+    def bulk_round(self, i, a_conn, b_conn):
+        """Bulk live inserts: one statement (or a transaction of several) of
+        1 000 to 50 000 matches into a table with glicko2_rate_matches, while the
+        other session writes matches of its own, some with the same match ids;
+        afterwards every player's rated_at is the time of his last match written,
+        and no statement ran out of shared memory."""
+        rng = self.rng
+        s = f"bulk{i}"
+        ad = self.admin
+        ad.execute(f"DROP SCHEMA IF EXISTS {s} CASCADE")
+        ad.execute(f"CREATE SCHEMA {s} AUTHORIZATION fuzz_owner")
+        with ad.transaction():
+            ad.execute("SET LOCAL ROLE fuzz_owner")
+            ad.execute(f"CREATE TABLE {s}.r (player_id bigint PRIMARY KEY, rating glicko2_rating, rated_at timestamptz)")
+            ad.execute(f"CREATE TABLE {s}.m (match_id bigint, player_id bigint, team int, place int, "
+                       f"played_at timestamptz NOT NULL DEFAULT statement_timestamp())")
+            ad.execute(f"CREATE INDEX ON {s}.m (match_id)")
+            ad.execute(f"CREATE TRIGGER rate AFTER INSERT ON {s}.m REFERENCING NEW TABLE AS n "
+                       f"FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('{s}.r')")
+        counts = collections.Counter()
+
+        def matches(lo, n, players):
+            size = rng.choice([2, 2, 3, 4])
+            return (f"INSERT INTO {s}.m (match_id, player_id, team, place) "
+                    f"SELECT m, 1 + (m * {size} + k) % {players}, k + 1, k + 1 "
+                    f"FROM generate_series({lo}, {lo + n - 1}) m, generate_series(0, {size - 1}) k")
+
+        n = rng.choice([1000, 5000, 20000, 50000])
+        bulk = [matches(1, n, rng.choice([50, 400, 5000]))]
+        if rng.random() < 0.3:
+            bulk.append(matches(n + 1, rng.choice([10, 3000]), 400))
+        small = matches(rng.choice([7, n + 100000]), rng.choice([1, 3]), 400)
+        a_conn.execute("BEGIN")
+        for q in bulk:
+            self.layout_exec(a_conn, q, counts)
+        th = threading.Thread(target=self.layout_exec, args=(b_conn, small, counts))
+        th.start()
+        th.join(0.05)
+        if a_conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            a_conn.execute("COMMIT")
+        th.join()
+        self.counts['bulk statements'] += sum(counts.values())
+        bad = ad.execute(
+            f"SELECT count(*) FROM (SELECT player_id, max(played_at) AS last FROM {s}.m GROUP BY 1) x "
+            f"LEFT JOIN {s}.r r USING (player_id) WHERE r.rated_at IS DISTINCT FROM x.last "
+            f"OR r.rating IS NULL").fetchone()[0]
+        self.counts['bulk matches'] += ad.execute(f"SELECT count(DISTINCT match_id) FROM {s}.m").fetchone()[0]
+        if bad:
+            self.failures.append(dict(kind='partial', sqlstate='-', proc='glicko2_rate_matches', world='bulk',
+                                      message=f'{s}: {bad} players whose last match is not their rating',
+                                      sql=bulk[0], pre=[]))
+            self.counts['partial'] += 1
+        ad.execute(f"DROP SCHEMA {s} CASCADE")
+
+    def run_layout(self):
+        a = self.a
+        if not (a.layout or a.bulk):
+            return
+        self.layout_errors = collections.Counter()
+        a_conn, b_conn = self.layout_session(), self.layout_session()
+        for i in range(a.layout):
+            self.layout_round(i, a_conn, b_conn)
+        for i in range(a.bulk):
+            self.bulk_round(i, a_conn, b_conn)
+        a_conn.close()
+        b_conn.close()
+        print(f"calls: layout rounds {a.layout} ({self.counts['layout statements']} statements), late games "
+              f"{self.counts['late games']}; bulk rounds {a.bulk} ({self.counts['bulk matches']} matches rated in "
+              f"{self.counts['bulk statements']} statements), out of shared memory "
+              f"{self.counts['out of shared memory']}; their clean errors: " +
+              ', '.join(f'{k} {v}' for k, v in sorted(self.layout_errors.items(), key=lambda x: -x[1])))
 
     def report(self):
         a = self.a
@@ -1258,6 +1480,10 @@ def main():
                     help='elements of a huge array (aggregates: 10x rows)')
     ap.add_argument('--good', type=float, default=0.75, help='chance of a well-formed argument')
     ap.add_argument('--dbname', default='glicko2_fuzz')
+    ap.add_argument('--layout', type=int, default=int(os.environ.get('FUZZ_LAYOUT', 0)),
+                    help='rounds of DETACH/ATTACH, NO INHERIT/INHERIT, writes and closes by two sessions')
+    ap.add_argument('--bulk', type=int, default=int(os.environ.get('FUZZ_BULK', 0)),
+                    help='rounds of bulk live match inserts (1 000 to 50 000 matches in one statement)')
     ap.add_argument('--strict', action='store_true', help='known defects fail the run too')
     ap.add_argument('--log', help='write every call and its outcome to this file')
     ap.add_argument('--verbose', action='store_true')
