@@ -52,7 +52,9 @@ EXTRA_CLEAN = test/unit/math_test test/unit/matchmaking_test test/unit/team_test
 # errno is never read here: without it sqrt is one instruction, not a call
 # guarded by a test for negative arguments (same results; bench/).
 PG_CFLAGS = -fno-math-errno
-PG_CPPFLAGS = -I$(srcdir)/src
+# GLICKO2_VERSION: the version the module's magic block carries on 18 and
+# later (src/compat.h).
+PG_CPPFLAGS = -I$(srcdir)/src -DGLICKO2_VERSION='"$(EXTVERSION)"'
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)

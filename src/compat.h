@@ -1,7 +1,7 @@
 /*
  * compat.h — every difference between the PostgreSQL versions glicko2
- * builds against (14 to 18, and 19beta2) lives here, so no function body
- * needs #if.  Memory hints (prefetch, huge pages): memory.h.
+ * builds against (14 to 19) lives here, so no function body needs #if.
+ * Memory hints (prefetch, huge pages): memory.h.
  */
 #ifndef GLICKO2_COMPAT_H
 #define GLICKO2_COMPAT_H
@@ -12,7 +12,20 @@
 #error "glicko2 requires PostgreSQL 14 or later"
 #endif
 
+#include "fmgr.h"
 #include "utils/jsonb.h"
+
+/*
+ * The module's magic block.  From 18 it also carries the module's name and
+ * version (pg_get_loaded_modules()); the version is glicko2.control's
+ * default_version, which the Makefile passes as GLICKO2_VERSION.
+ */
+#if PG_VERSION_NUM >= 180000
+#define GLICKO_MODULE_MAGIC \
+	PG_MODULE_MAGIC_EXT(.name = "glicko2", .version = GLICKO2_VERSION)
+#else
+#define GLICKO_MODULE_MAGIC PG_MODULE_MAGIC
+#endif
 
 /* A function that does not return: PostgreSQL 18 replaced the suffix
  * pg_attribute_noreturn() with the prefix pg_noreturn (C11 _Noreturn);

@@ -21,7 +21,7 @@
 
 #include "rating.h"
 
-PG_MODULE_MAGIC;
+GLICKO_MODULE_MAGIC;
 
 static const char *const rating_fields[] = {"rating", "rd", "volatility"};
 
