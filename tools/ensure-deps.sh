@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # ensure-deps.sh — install what building and testing glicko2 needs on Debian,
 # only where it is missing.  Extra packages can be named as arguments.
+# PG_MAJOR: the PostgreSQL whose server and server-dev packages it needs
+# (default 15, Debian 12's; tools/debian-major.sh gives its chroot's).
 set -euo pipefail
+major=${PG_MAJOR:-15}
 
 # python3-* and nodejs: test/shell/clients.sh (the client adapters).
-packages=(make gcc postgresql-15 postgresql-server-dev-15 python3-networkx
+packages=(make gcc postgresql-"$major" postgresql-server-dev-"$major" python3-networkx
           python3-psycopg python3-psycopg-pool python3-psycopg2 python3-asyncpg python3-sqlalchemy
           python3-pip python3-setuptools python3-wheel nodejs "$@")
 missing=()
