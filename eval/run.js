@@ -13,6 +13,12 @@ import { byPeriod, glickoProbability, referenceCloses, scoreGlicko, scorePeer } 
 import { loadPeers } from './lib/peers.js';
 import { extensionMethods, fitMatches, fitPrior, psql, rateWithExtension } from './lib/pg.js';
 
+// --friends: issue 33's leagues where friends queue together (friends.js).
+if (process.argv.includes('--friends')) {
+  await import('./friends.js');
+  process.exit(0);
+}
+
 const SIZES = {
   // issue 25's leagues
   full: { players: 600, periods: 30, rounds: 12, from: 10 },

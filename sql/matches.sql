@@ -135,6 +135,113 @@ CREATE FUNCTION glicko2_internal.glicko2_advantages_check(method text, party_adv
 COMMENT ON FUNCTION glicko2_internal.glicko2_advantages_check(text, float8, float8) IS
   'Helper of glicko2_close_matches and glicko2_fit_matches: an error unless party_advantage and size_advantage are finite numbers, zero with the methods ''individual'' and ''composite''';
 
+-- The store of recurring teammates' covariances (docs/matches.md, "Recurring
+-- teammates"; C: src/teammates_sql.c, src/core/teammates.c).
+
+-- One period's terms of each player's sums with the store, and the store
+-- after it: the period's rows numbered (players from 0 in key order, the
+-- stored pairs' players among them; matches; teams), ratings by player
+-- number (NULL: unrated).
+CREATE FUNCTION glicko2_internal.glicko2_teammates_terms(
+  method text, max_rd float8, ratings glicko2_rating[],
+  row_match int[], row_team int[], row_player int[], row_place bigint[], row_weight float8[],
+  row_party int[], party_advantage float8, size_advantage float8,
+  pair_a int[], pair_b int[], pair_covariance float8[])
+  RETURNS TABLE (player int, information float8, surprise float8, partner int, correlation float8)
+  AS 'MODULE_PATHNAME', 'glicko2_teammates_terms'
+  LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_terms(text, float8, glicko2_rating[], int[], int[], int[], bigint[], float8[], int[], float8, float8, int[], int[], float8[]) IS
+  'Helper of glicko2_close_matches with a teammates store: from one period''s rows (numbered: players from 0 in key order, matches, teams; ratings by player number, NULL unrated; each row''s party within its match, -1 alone, NULL none, and the advantages) and the store''s pairs, every player''s terms of his Step 3/4 sums (partner NULL: today''s sides for a player without pairs, one row of effective sums for a player rated over his neighbourhood) and the pairs kept after the period with their correlations (information and surprise NULL)';
+
+-- A teammates store's columns, checked: player_a and player_b of the ratings
+-- key's type, covariance float8.
+CREATE FUNCTION glicko2_internal.glicko2_teammates_check(teammates regclass, key_type regtype)
+  RETURNS void
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+  IF (SELECT c.relkind FROM pg_class c WHERE c.oid = teammates) NOT IN ('r', 'p') THEN
+    RAISE EXCEPTION 'teammates % is not a table', teammates USING ERRCODE = '42809';
+  END IF;
+  IF glicko2_internal.glicko2_column_type(teammates, 'player_a', 'teammates') <> key_type
+     OR glicko2_internal.glicko2_column_type(teammates, 'player_b', 'teammates') <> key_type THEN
+    RAISE EXCEPTION 'columns player_a and player_b of teammates % are not of the ratings key''s type %', teammates, key_type
+      USING ERRCODE = '42804', HINT = 'Create the store with glicko2_teammates_create(name, ratings).';
+  END IF;
+  IF glicko2_internal.glicko2_column_type(teammates, 'covariance', 'teammates') <> 'float8'::regtype THEN
+    RAISE EXCEPTION 'column covariance of teammates % is not float8', teammates
+      USING ERRCODE = '42804', HINT = 'Create the store with glicko2_teammates_create(name, ratings).';
+  END IF;
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_check(regclass, regtype) IS
+  'Helper of glicko2_close_matches: an ERROR unless the teammates store is a table with player_a and player_b of the ratings key''s type and covariance float8';
+
+CREATE FUNCTION glicko2_teammates_create(name text, ratings regclass, player_column name DEFAULT 'player_id')
+  RETURNS regclass
+  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  ident text;
+  key_type regtype;
+BEGIN
+  IF name IS NULL OR ratings IS NULL OR player_column IS NULL THEN
+    RAISE EXCEPTION 'name, ratings and player_column must not be NULL' USING ERRCODE = '22004';
+  END IF;
+  -- (a name without a schema goes into the ratings table's schema)
+  SELECT string_agg(quote_ident(x), '.' ORDER BY o) INTO ident FROM unnest(parse_ident(name)) WITH ORDINALITY u(x, o);
+  IF cardinality(parse_ident(name)) = 1 THEN
+    SELECT quote_ident(n.nspname) || '.' || ident INTO ident
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = ratings;
+  END IF;
+  key_type := glicko2_internal.glicko2_column_type(ratings, player_column, 'player_column');
+  EXECUTE format('CREATE TABLE %1$s (player_a %2$s NOT NULL, player_b %2$s NOT NULL, covariance float8 NOT NULL,'
+                 ' PRIMARY KEY (player_a, player_b), CHECK (player_a < player_b),'
+                 ' CHECK (covariance > CAST(''-Infinity'' AS float8) AND covariance < CAST(''Infinity'' AS float8)))',
+                 ident, key_type);
+  EXECUTE format('COMMENT ON TABLE %s IS %L', ident,
+                 format('glicko2 teammates store of %s: the covariance (rating points squared) of pairs of recurring teammates', ratings));
+  RETURN CAST(ident AS regclass);
+END
+$$;
+COMMENT ON FUNCTION glicko2_teammates_create(text, regclass, name) IS
+  'Creates the store of recurring teammates'' covariances for a ratings table (named by glicko2_close_matches'' teammates): a table name (in the ratings table''s schema unless the name has one; player_a, player_b of the ratings key''s type, player_a < player_b, covariance float8 in rating points squared); returns it';
+
+-- Rewrites a teammates store after a close: every pair's covariance its
+-- correlation times both players' new RDs (from the ratings just written).
+CREATE FUNCTION glicko2_internal.glicko2_teammates_write(
+  teammates regclass, ratings regclass, player_column name, rating_column name, key_type regtype,
+  pair_a text[], pair_b text[], correlation float8[], n_stored bigint, what text)
+  RETURNS void
+  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+  SET extra_float_digits = 1
+AS $$
+DECLARE
+  n bigint;
+  meant bigint;
+BEGIN
+  EXECUTE format('DELETE FROM %s', teammates);
+  GET DIAGNOSTICS n = ROW_COUNT;
+  PERFORM glicko2_internal.glicko2_require_written(teammates, n, n_stored, 'emptying of the teammates store for ' || what);
+  EXECUTE format($sql$
+    WITH src AS (
+      SELECT CAST(u.a AS %1$s) AS a, CAST(u.b AS %1$s) AS b, u.r * (ra.%3$I).rd * (rb.%3$I).rd AS c
+      FROM unnest(CAST($1 AS text[]), CAST($2 AS text[]), CAST($3 AS float8[])) u(a, b, r)
+      JOIN %2$s ra ON ra.%4$I = CAST(u.a AS %1$s)
+      JOIN %2$s rb ON rb.%4$I = CAST(u.b AS %1$s)),
+    ins AS (INSERT INTO %5$s (player_a, player_b, covariance) SELECT src.a, src.b, src.c FROM src RETURNING 1)
+    SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM src)
+    $sql$, key_type, ratings, rating_column, player_column, teammates)
+    INTO n, meant USING coalesce(pair_a, '{}'), coalesce(pair_b, '{}'), coalesce(correlation, '{}');
+  PERFORM glicko2_internal.glicko2_require_written(teammates, n, meant, 'teammates store of ' || what);
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_write(regclass, regclass, name, name, regtype, text[], text[], float8[], bigint, text) IS
+  'Helper of glicko2_close_matches: empties the teammates store (an ERROR unless every one of the n_stored rows read was deleted) and writes the pairs kept, each covariance its correlation times both players'' RDs in the ratings just written';
+
 CREATE PROCEDURE glicko2_close_matches(
   ratings regclass, matches regclass, period anyelement, method text DEFAULT 'sum',
   tau float8 DEFAULT 0.5, max_rd float8 DEFAULT 350, history regclass DEFAULT NULL,
@@ -143,7 +250,8 @@ CREATE PROCEDURE glicko2_close_matches(
   match_player_column name DEFAULT 'player_id', team_column name DEFAULT 'team',
   place_column name DEFAULT 'place', unguarded boolean DEFAULT false,
   weight_column name DEFAULT NULL, party_column name DEFAULT NULL,
-  party_advantage float8 DEFAULT 0, size_advantage float8 DEFAULT 0)
+  party_advantage float8 DEFAULT 0, size_advantage float8 DEFAULT 0,
+  teammates regclass DEFAULT NULL)
   LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
   SET datestyle = 'ISO, YMD'
@@ -151,6 +259,7 @@ CREATE PROCEDURE glicko2_close_matches(
   SET extra_float_digits = 1
 AS $$
 DECLARE
+  mates record;
   c record;
   weight_sql text;
   weights_sql text := 'CAST(NULL AS float8[])';
@@ -185,6 +294,14 @@ BEGIN
     party_sql := format('g.%I', party_column);
     parties_sql := 'array_agg(m.pt)';
   END IF;
+  IF teammates IS NOT NULL THEN
+    IF method NOT IN ('sum', 'mean') THEN
+      RAISE EXCEPTION 'a teammates store needs the method ''sum'' or ''mean'', not %', quote_literal(method)
+        USING ERRCODE = '22023',
+              DETAIL = 'The store carries covariances of the team model''s strengths; ''individual'' and ''composite'' have none.';
+    END IF;
+    PERFORM glicko2_internal.glicko2_teammates_check(teammates, c.key_type);
+  END IF;
 
   last_number := glicko2_internal.glicko2_close_lock(ratings, matches, c.period_type, c.period_text);
   PERFORM glicko2_internal.glicko2_close_guard(ratings, matches, c.period_text, period_column, unguarded);
@@ -204,24 +321,76 @@ BEGIN
     IF n_null > 0 THEN  -- (named by the handler below, like the reduction's errors)
       RAISE EXCEPTION 'bad row' USING ERRCODE = '22004';
     END IF;
-    -- Each match's game sides as their terms of the players' sums, computed
-    -- in C from the match's pre-period ratings (glicko2_close_ratings'
-    -- 'terms' form: (player, information, surprise)).
-    PERFORM glicko2_internal.glicko2_close_apply(ratings, matches, c.period_text, last_number, format($sql$
-        SELECT s.player, s.information, s.surprise
-        FROM (SELECT array_agg(m.p) AS ps, array_agg(m.t) AS ts, array_agg(m.pl) AS pls,
-                     array_agg(r.%6$I) AS rs, %13$s AS ws, %15$s AS pts
-              FROM (SELECT g.%1$I AS mt, CAST(g.%2$I AS %10$s) AS p, g.%3$I AS t,
-                           CAST(g.%4$I AS bigint) AS pl, %12$s AS w, %14$s AS pt
-                    FROM %7$s g WHERE g.%8$I = CAST($1 AS %9$s)) m
-              LEFT JOIN %11$s r ON r.%5$I = m.p
-              GROUP BY m.mt) x
-        CROSS JOIN LATERAL @extschema@.glicko2_match_sides(x.ps, x.ts, x.pls, x.rs, $2, x.ws, CAST($3 AS float8),
-                                                           x.pts, CAST(%16$L AS float8), CAST(%17$L AS float8)) s
-      $sql$, match_column, match_player_column, team_column, place_column, player_column, rating_column,
-             matches, period_column, c.period_type, c.key_type, ratings, weight_sql, weights_sql,
-             party_sql, parties_sql, party_advantage, size_advantage),
-      method, n_rows, tau, max_rd, history, player_column, rating_column, games_form => 'terms');
+    IF teammates IS NULL THEN
+      -- Each match's game sides as their terms of the players' sums, computed
+      -- in C from the match's pre-period ratings (glicko2_close_ratings'
+      -- 'terms' form: (player, information, surprise)).
+      PERFORM glicko2_internal.glicko2_close_apply(ratings, matches, c.period_text, last_number, format($sql$
+          SELECT s.player, s.information, s.surprise
+          FROM (SELECT array_agg(m.p) AS ps, array_agg(m.t) AS ts, array_agg(m.pl) AS pls,
+                       array_agg(r.%6$I) AS rs, %13$s AS ws, %15$s AS pts
+                FROM (SELECT g.%1$I AS mt, CAST(g.%2$I AS %10$s) AS p, g.%3$I AS t,
+                             CAST(g.%4$I AS bigint) AS pl, %12$s AS w, %14$s AS pt
+                      FROM %7$s g WHERE g.%8$I = CAST($1 AS %9$s)) m
+                LEFT JOIN %11$s r ON r.%5$I = m.p
+                GROUP BY m.mt) x
+          CROSS JOIN LATERAL @extschema@.glicko2_match_sides(x.ps, x.ts, x.pls, x.rs, $2, x.ws, CAST($3 AS float8),
+                                                             x.pts, CAST(%16$L AS float8), CAST(%17$L AS float8)) s
+        $sql$, match_column, match_player_column, team_column, place_column, player_column, rating_column,
+               matches, period_column, c.period_type, c.key_type, ratings, weight_sql, weights_sql,
+               party_sql, parties_sql, party_advantage, size_advantage),
+        method, n_rows, tau, max_rd, history, player_column, rating_column, games_form => 'terms');
+    ELSE
+      -- The period with the store (glicko2_teammates_terms): rows numbered,
+      -- players in key order; its terms go to the pass as text ($2), the
+      -- pairs kept are written after it.
+      EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', teammates);
+      EXECUTE format($sql$
+        WITH m AS (SELECT g.%1$I AS mt, CAST(g.%2$I AS %10$s) AS p, g.%3$I AS t, CAST(g.%4$I AS bigint) AS pl, %12$s AS w,
+                          %15$s AS pt
+                   FROM %7$s g WHERE g.%8$I = CAST($1 AS %9$s)),
+        s AS (SELECT st.player_a AS a, st.player_b AS b, st.covariance AS c FROM %13$s st),
+        pn AS (SELECT x.p, CAST(row_number() OVER (ORDER BY x.p) - 1 AS int) AS n
+               FROM (SELECT m.p FROM m UNION SELECT s.a FROM s UNION SELECT s.b FROM s) x),
+        rw AS (SELECT CAST(dense_rank() OVER (ORDER BY m.mt) AS int) AS mn,
+                      CAST(dense_rank() OVER (ORDER BY m.mt, m.t) AS int) AS tn, pn.n, m.pl, m.w,
+                      CASE WHEN m.pt IS NULL THEN -1
+                           ELSE CAST(dense_rank() OVER (PARTITION BY m.mt ORDER BY m.pt) - 1 AS int) END AS pn
+               FROM m JOIN pn ON pn.p = m.p),
+        o AS (SELECT o.*
+              FROM (SELECT array_agg(r.%6$I ORDER BY pn.n) AS rs FROM pn LEFT JOIN %11$s r ON r.%5$I = pn.p) rr,
+                   (SELECT array_agg(rw.mn) AS mn, array_agg(rw.tn) AS tn, array_agg(rw.n) AS n,
+                           array_agg(rw.pl) AS pl, %14$s AS w, %16$s AS pt FROM rw) x,
+                   (SELECT array_agg(pa.n) AS a, array_agg(pb.n) AS b, array_agg(s.c) AS c
+                    FROM s JOIN pn pa ON pa.p = s.a JOIN pn pb ON pb.p = s.b) st,
+                   LATERAL glicko2_internal.glicko2_teammates_terms(
+                     $2, $3, coalesce(rr.rs, '{}'), coalesce(x.mn, '{}'), coalesce(x.tn, '{}'),
+                     coalesce(x.n, '{}'), coalesce(x.pl, '{}'), x.w, x.pt, $4, $5,
+                     coalesce(st.a, '{}'), coalesce(st.b, '{}'), coalesce(st.c, '{}')) o)
+        SELECT array_cat(array_cat(array_agg(CAST(pn.p AS text)) FILTER (WHERE o.partner IS NULL),
+                                   array_agg(CAST(o.information AS text)) FILTER (WHERE o.partner IS NULL)),
+                         array_agg(CAST(o.surprise AS text)) FILTER (WHERE o.partner IS NULL)) AS terms,
+               array_agg(CAST(pn.p AS text)) FILTER (WHERE o.partner IS NOT NULL) AS pair_a,
+               array_agg(CAST(pb.p AS text)) FILTER (WHERE o.partner IS NOT NULL) AS pair_b,
+               array_agg(o.correlation) FILTER (WHERE o.partner IS NOT NULL) AS correlation,
+               (SELECT count(*) FROM s) AS n_stored
+        FROM o JOIN pn ON pn.n = o.player LEFT JOIN pn pb ON pb.n = o.partner
+        $sql$, match_column, match_player_column, team_column, place_column, player_column, rating_column,
+               matches, period_column, c.period_type, c.key_type, ratings, weight_sql, teammates,
+               CASE WHEN weight_column IS NULL THEN 'CAST(NULL AS float8[])' ELSE 'array_agg(rw.w)' END,
+               party_sql, CASE WHEN party_column IS NULL THEN 'CAST(NULL AS int[])' ELSE 'array_agg(rw.pn)' END)
+        INTO mates USING c.period_text, method, max_rd, party_advantage, size_advantage;
+      PERFORM glicko2_internal.glicko2_close_apply(ratings, matches, c.period_text, last_number, format($sql$
+          SELECT CAST(x.a[k] AS %1$s), CAST(x.a[x.n + k] AS float8), CAST(x.a[2 * x.n + k] AS float8)
+          FROM (SELECT CAST($2 AS text[]) AS a, coalesce(cardinality(CAST($2 AS text[])), 0) / 3 AS n) x,
+               generate_series(1, x.n) k
+        $sql$, c.key_type),
+        coalesce(mates.terms, '{}')::text, n_rows, tau, max_rd, history, player_column, rating_column,
+        games_form => 'terms');
+      PERFORM glicko2_internal.glicko2_teammates_write(teammates, ratings, player_column, rating_column, c.key_type,
+                                                      mates.pair_a, mates.pair_b, mates.correlation, mates.n_stored,
+                                                      format('period %s of %s', c.period_text, matches));
+    END IF;
   EXCEPTION WHEN null_value_not_allowed OR unique_violation OR invalid_parameter_value
                  OR numeric_value_out_of_range THEN
     bad := glicko2_internal.glicko2_bad_match(matches, c.period_text, c.period_type, period_column, match_column,
@@ -237,5 +406,5 @@ BEGIN
   END;
 END
 $$;
-COMMENT ON PROCEDURE glicko2_close_matches(regclass, regclass, anyelement, text, float8, float8, regclass, name, name, name, name, name, name, name, boolean, name, name, float8, float8) IS
-  'Closes one period for a whole ratings table from team and free-for-all matches (one row per player per match: match_id, period, player_id, team, place [, weight]), atomically and exactly once like glicko2_close_period and sharing its record: each match''s game sides and their terms by glicko2_match_sides (''sum'', the default, and ''mean'': the team model; ''individual'' and ''composite'': Williams 2013), the paper''s update of each player from his sums and pre-period rating, Step 6 capped at max_rd for idle players, new players added; weight_column (NULL: a column named weight if there is one, else every share 1) is each player''s share of the match, in (0, 1]; party_column (NULL: none) labels the players of a team who queued together (NULL: alone), party_advantage the points each member of a party of two or more adds to his team''s strength (times his weight in it), size_advantage the points per team member beyond one (the sum of the shares less 1), both ''sum'' and ''mean'' only';
+COMMENT ON PROCEDURE glicko2_close_matches(regclass, regclass, anyelement, text, float8, float8, regclass, name, name, name, name, name, name, name, boolean, name, name, float8, float8, regclass) IS
+  'Closes one period for a whole ratings table from team and free-for-all matches (one row per player per match: match_id, period, player_id, team, place [, weight]), atomically and exactly once like glicko2_close_period and sharing its record: each match''s game sides and their terms by glicko2_match_sides (''sum'', the default, and ''mean'': the team model; ''individual'' and ''composite'': Williams 2013), the paper''s update of each player from his sums and pre-period rating, Step 6 capped at max_rd for idle players, new players added; weight_column (NULL: a column named weight if there is one, else every share 1) is each player''s share of the match, in (0, 1]; party_column (NULL: none) labels the players of a team who queued together (NULL: alone), party_advantage the points each member of a party of two or more adds to his team''s strength (times his weight in it), size_advantage the points per team member beyond one (the sum of the shares less 1), both ''sum'' and ''mean'' only; teammates (a store made by glicko2_teammates_create; ''sum'' and ''mean'' only) rates players together with their recurring teammates, carrying their covariances from period to period, and rewrites the store in the same transaction';

@@ -132,3 +132,62 @@ SELECT max_rd, log_loss, best FROM glicko2_fit_matches('${schema}.fit_window', A
   }
   return { best, losses };
 }
+
+// Issue 33's friend leagues (friends.js): every period closed with the
+// world's method twice, as today (r_today) and with a teammates store
+// (r_mates, glicko2_teammates_create), each player's share in the weight
+// column (1 for everyone with fullLeavers).  Returns { today, teammates }:
+// per period { ratings: Map id -> rating, store: Map 'a,b' -> covariance }.
+export function rateFriends(schema, matches, periods, method, { fullLeavers = false } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'glicko2-eval-'));
+  try {
+    const csv = join(dir, 'matches.csv'), out = join(dir, 'history.csv'), pairs = join(dir, 'pairs.csv');
+    const rows = [];
+    for (const m of matches)
+      m.teams.forEach((t, ti) => t.players.forEach((id, j) =>
+        rows.push([m.id, m.period, id, ti + 1, t.place, fullLeavers ? 1 : t.weight[j], t.party[j] ?? ''].join(','))));
+    writeFileSync(csv, rows.join('\n') + '\n');
+    let sql = `SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS glicko2;
+DROP SCHEMA IF EXISTS ${schema} CASCADE;
+CREATE SCHEMA ${schema};
+SET search_path = ${schema}, public;
+CREATE TABLE matches (match_id int, period int, player_id int, team int, place int, weight float8, party int);
+\\copy matches FROM '${csv}' CSV
+CREATE INDEX ON matches (period);
+ANALYZE matches;
+CALL glicko2_guard_games('matches');
+CREATE TABLE r_today (player_id int PRIMARY KEY, rating glicko2_rating);
+CREATE TABLE h_today (player_id int, period int, rating glicko2_rating);
+CREATE TABLE r_mates (player_id int PRIMARY KEY, rating glicko2_rating);
+CREATE TABLE h_mates (player_id int, period int, rating glicko2_rating);
+SELECT glicko2_teammates_create('${schema}.mates', 'r_mates');
+CREATE TABLE s_mates (period int, player_a int, player_b int, covariance float8);
+`;
+    for (let p = 1; p <= periods; p++)
+      sql += `CALL glicko2_close_matches('r_today', 'matches', ${p}, '${method}', history => 'h_today');
+CALL glicko2_close_matches('r_mates', 'matches', ${p}, '${method}', history => 'h_mates', teammates => 'mates');
+INSERT INTO s_mates SELECT ${p}, player_a, player_b, covariance FROM mates;
+`;
+    psql(sql);
+    psql(`\\copy (SELECT 'today', period, player_id, (rating).rating, (rating).rd, (rating).volatility FROM ${schema}.h_today UNION ALL SELECT 'mates', period, player_id, (rating).rating, (rating).rd, (rating).volatility FROM ${schema}.h_mates) TO '${out}' CSV
+\\copy (SELECT period, player_a, player_b, covariance FROM ${schema}.s_mates) TO '${pairs}' CSV
+`);
+    const empty = () => Array.from({ length: periods }, () => ({ ratings: new Map(), store: new Map() }));
+    const res = { today: empty(), teammates: empty() };
+    for (const line of readFileSync(out, 'utf8').split('\n')) {
+      if (!line) continue;
+      const [m, p, id, rating, rd, volatility] = line.split(',');
+      res[m === 'today' ? 'today' : 'teammates'][Number(p) - 1].ratings.set(Number(id), { rating: Number(rating), rd: Number(rd), volatility: Number(volatility) });
+    }
+    for (const line of readFileSync(pairs, 'utf8').split('\n')) {
+      if (!line) continue;
+      const [p, a, b, c] = line.split(',');
+      res.teammates[Number(p) - 1].store.set(`${a},${b}`, Number(c));
+    }
+    res.today.forEach((c) => { c.store = null; });
+    return res;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -65,13 +65,14 @@ export function addMatch(sums, match, method, ratingOf, share) {
 }
 
 // Closes one period: ratings (Map id -> rating) from the period's matches;
-// players without a rating start at 1500/350/0.06 (or initialRd); rated players without
+// share(match, id): a player's play share in a match (default 1); players
+// without a rating start at 1500/350/0.06 (or initialRd); rated players without
 // games grow by Step 6 (capped at maxRd).  Returns the new Map.
 export function closePeriod(ratings, matches, method, { tau = 0.5, maxRd = 350, share, initialRd } = {}) {
   const fresh = initialRd === undefined ? newRating() : { rating: 1500, rd: initialRd, volatility: 0.06 };
   const ratingOf = (id) => ratings.get(id) ?? fresh;
   const sums = new Map();
-  for (const m of matches) addMatch(sums, m, method, ratingOf, share);
+  for (const m of matches) addMatch(sums, m, method, ratingOf, share && ((id) => share(m, id)));
   const out = new Map();
   const ids = new Set([...ratings.keys(), ...sums.keys()]);
   for (const id of ids) out.set(id, closePlayer(ratingOf(id), sums.get(id) ?? new Sums(), tau, maxRd));
