@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/matches.sh — glicko2_close_matches (every method: 'sum', 'mean',
-# 'individual', 'composite')
+# 'individual', 'composite'; 'sum' with a teammates store, bench/matches.sql)
 # against glicko2_close_period on the same number of one-on-one games as
 # matches: PLAYERS players (100000), MATCHES matches of 4 teams of 3 (200000)
 # in one period (bench/matches.sql).  Each close runs in a transaction that
@@ -35,6 +35,7 @@ for settings in default tuned; do
     for close in "glicko2_close_period('ratings', 'games', 1)" \
                  "glicko2_close_matches('ratings', 'matches', 1, 'sum')" \
                  "glicko2_close_matches('ratings', 'matches', 1, 'sum', party_column => 'party', party_advantage => 40, size_advantage => 25)" \
+                 "glicko2_close_matches('ratings', 'matches', 1, 'sum', teammates => 'teammates')" \
                  "glicko2_close_matches('ratings', 'matches', 1, 'mean')" \
                  "glicko2_close_matches('ratings', 'matches', 1, 'individual')" \
                  "glicko2_close_matches('ratings', 'matches', 1, 'composite')"; do

@@ -42,4 +42,18 @@ SELECT count(DISTINCT match_id) AS matches, count(*) AS match_rows,
        (SELECT count(*) FROM games) AS games
 FROM matches;
 
+-- A teammates store as a league of friends would have one: each player
+-- paired with his seat neighbours in his team (at most 4 pairs a player
+-- are used), correlation -0.2 (glicko2_close_matches' teammates).
+DROP TABLE IF EXISTS teammates;
+CALL glicko2_teammates_create('teammates', 'ratings');
+INSERT INTO teammates
+SELECT DISTINCT least(a.player_id, b.player_id), greatest(a.player_id, b.player_id),
+       -0.2 * (ra.rating).rd * (rb.rating).rd
+FROM matches a JOIN matches b ON b.match_id = a.match_id AND b.team = a.team AND b.player_id > a.player_id
+JOIN ratings ra ON ra.player_id = a.player_id JOIN ratings rb ON rb.player_id = b.player_id
+WHERE a.match_id % 3 = 0;
+VACUUM ANALYZE teammates;
+SELECT count(*) AS stored_pairs FROM teammates;
+
 CREATE TABLE timings (settings text, close text, run int, seconds float8);

@@ -178,9 +178,8 @@ $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_check(regclass, regtype) IS
   'Helper of glicko2_close_matches: an ERROR unless the teammates store is a table with player_a and player_b of the ratings key''s type and covariance float8';
 
-CREATE FUNCTION glicko2_teammates_create(name text, ratings regclass, player_column name DEFAULT 'player_id')
-  RETURNS regclass
-  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+CREATE PROCEDURE glicko2_teammates_create(name text, ratings regclass, player_column name DEFAULT 'player_id')
+  LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -203,11 +202,10 @@ BEGIN
                  ident, key_type);
   EXECUTE format('COMMENT ON TABLE %s IS %L', ident,
                  format('glicko2 teammates store of %s: the covariance (rating points squared) of pairs of recurring teammates', ratings));
-  RETURN CAST(ident AS regclass);
 END
 $$;
-COMMENT ON FUNCTION glicko2_teammates_create(text, regclass, name) IS
-  'Creates the store of recurring teammates'' covariances for a ratings table (named by glicko2_close_matches'' teammates): a table name (in the ratings table''s schema unless the name has one; player_a, player_b of the ratings key''s type, player_a < player_b, covariance float8 in rating points squared); returns it';
+COMMENT ON PROCEDURE glicko2_teammates_create(text, regclass, name) IS
+  'Creates the store of recurring teammates'' covariances for a ratings table (named by glicko2_close_matches'' teammates): a table name (in the ratings table''s schema unless the name has one; player_a, player_b of the ratings key''s type, player_a < player_b, covariance float8 in rating points squared)';
 
 -- Rewrites a teammates store after a close: every pair's covariance its
 -- correlation times both players' new RDs (from the ratings just written).

@@ -161,7 +161,7 @@ CREATE TABLE r_today (player_id int PRIMARY KEY, rating glicko2_rating);
 CREATE TABLE h_today (player_id int, period int, rating glicko2_rating);
 CREATE TABLE r_mates (player_id int PRIMARY KEY, rating glicko2_rating);
 CREATE TABLE h_mates (player_id int, period int, rating glicko2_rating);
-SELECT glicko2_teammates_create('${schema}.mates', 'r_mates');
+CALL glicko2_teammates_create('${schema}.mates', 'r_mates');
 CREATE TABLE s_mates (period int, player_a int, player_b int, covariance float8);
 `;
     for (let p = 1; p <= periods; p++)
