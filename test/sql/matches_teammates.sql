@@ -28,6 +28,25 @@ CALL glicko2_close_matches('tm_mates', 'tm_matches', 2, teammates => 'tm_store')
 SELECT count(*) AS players, count(*) FILTER (WHERE t.rating::text = m.rating::text) AS same_bits
 FROM tm_today t JOIN tm_mates m USING (player_id);
 SELECT count(*) AS pairs FROM tm_store;
+-- the same with the first team of every 2v2 a premade party, and both edges
+CREATE TABLE tm_party AS SELECT m.*, CASE WHEN period = 2 AND team = 1 THEN match_id * 10 + team END AS party FROM tm_matches m;
+CALL glicko2_guard_games('tm_party');
+CREATE TABLE tm_party_today (player_id int PRIMARY KEY, rating glicko2_rating);
+CREATE TABLE tm_party_mates (player_id int PRIMARY KEY, rating glicko2_rating);
+CALL glicko2_teammates_create('tm_party_store', 'tm_party_mates');
+DO $$
+BEGIN
+  FOR p IN 1..2 LOOP
+    CALL glicko2_close_matches('tm_party_today', 'tm_party', p, party_column => 'party',
+                               party_advantage => 40, size_advantage => 25);
+    CALL glicko2_close_matches('tm_party_mates', 'tm_party', p, party_column => 'party',
+                               party_advantage => 40, size_advantage => 25, teammates => 'tm_party_store');
+  END LOOP;
+END $$;
+SELECT count(*) AS players, count(*) FILTER (WHERE t.rating::text = m.rating::text) AS same_bits,
+       count(*) FILTER (WHERE t.rating::text = x.rating::text) AS same_as_without_edges
+FROM tm_party_today t JOIN tm_party_mates m USING (player_id) JOIN tm_today x USING (player_id);
+SELECT count(*) AS pairs FROM tm_party_store;
 
 -- The trio of test/unit/teammates_reference.py: period 1 (2 matches), period 2
 CREATE TABLE tm_trio (match_id int, period int, player_id int, team int, place int);
@@ -134,6 +153,8 @@ SELECT (SELECT count(*) FROM tm_trio_s) AS pairs,
 CALL glicko2_close_matches('tm_trio_r', 'tm_trio', 3, 'composite', teammates => 'tm_trio_s');
 CREATE TABLE tm_bad_store (player_a bigint, player_b bigint, covariance float8);
 CALL glicko2_close_matches('tm_trio_r', 'tm_trio', 3, teammates => 'tm_bad_store');
+INSERT INTO tm_party VALUES (9, 3, 1, 1, 1, 7), (9, 3, 2, 1, 1, 7), (9, 3, 3, 2, 2, 7), (9, 3, 4, 2, 2, NULL);
+CALL glicko2_close_matches('tm_party_mates', 'tm_party', 3, party_column => 'party', teammates => 'tm_party_store');
 CREATE TABLE tm_bad_store2 (player_a int, player_b int, covariance numeric);
 CALL glicko2_close_matches('tm_trio_r', 'tm_trio', 3, teammates => 'tm_bad_store2');
 CALL glicko2_teammates_create('tm_x', 'tm_trio_r', 'nope');
