@@ -5,7 +5,7 @@
 // ratings, slope, % of hidden strengths inside rating +- 2 RD).
 //   node eval/run.js --friends [--together never,0.7,always] [--edges off,on]
 //                    [--formats hunt,4v4] [--worlds sum,mean] [--size full|ci]
-//                    [--seed N] [--no-peers] [--reference] [--leaver-policy full]
+//                    [--seed N] [--no-peers] [--reference] [--leaver-policy full] [--edge-model none]
 //                    [--check] [--out DIR]
 // --edges on: a party edge, a size edge and leavers (friends_sim.js).
 // --reference: rate with the JavaScript reference implementations only (no
@@ -15,7 +15,7 @@
 // that rates a leaver on his team's result in full), the scoring as always.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { SCALE } from './lib/sim.js';
-import { simulateFriends } from './lib/friends_sim.js';
+import { PARTY_EDGE, SIZE_EDGE, simulateFriends } from './lib/friends_sim.js';
 import { Metrics } from './lib/metrics.js';
 import { newRating } from './lib/glicko2.js';
 import { closePeriod, teamOf, teamWinProbability } from './lib/team_model.js';
@@ -41,6 +41,11 @@ const togethers = opt('together', 'never,0.7,always').split(',');
 const edgeOpts = opt('edges', 'off,on').split(',');
 const reference = flag('reference');
 const fullLeavers = opt('leaver-policy', 'shares') === 'full';
+// --edge-model none: leagues with edges rated without them (advantages 0);
+// default: with the simulation's party and size edges, as a league that
+// fitted them would (the party column and both advantages in the closes).
+const edgeModel = opt('edge-model', 'given') === 'given';
+let edgesNow = null;   // the edges of the league being rated (edgesOf), or null
 const log = (s) => console.error(s);
 const peers = flag('no-peers') ? [] : (await loadPeers()) ?? [];
 
@@ -54,6 +59,13 @@ const shareIn = (m, id) => {
   if (fullLeavers) return 1;
   for (const t of m.teams) { const j = t.players.indexOf(id); if (j >= 0) return t.weight[j]; }
   throw new Error(`player ${id} not in match ${m.id}`);
+};
+
+// teamOf's edges of a match: each player's party label in it.
+const edgesOf = (m) => {
+  const label = new Map();
+  for (const t of m.teams) t.players.forEach((id, j) => label.set(id, t.party[j]));
+  return { party: PARTY_EDGE, size: SIZE_EDGE, partyOf: (id) => label.get(id) };
 };
 
 function predictPairs(metrics, period, m, prob) {
@@ -74,8 +86,9 @@ function scoreGlicko(method, periods, strengths, closes, withStore) {
     const ratingOf = (id) => state.ratings.get(id) ?? newRating();
     for (const m of matches)
       predictPairs(metrics, k + 1, m, (w, l) => {
-        const ta = teamOf(w.players, method, ratingOf, (id) => shareIn(m, id));
-        const tb = teamOf(l.players, method, ratingOf, (id) => shareIn(m, id));
+        const e = edgesNow && edgesNow(m);
+        const ta = teamOf(w.players, method, ratingOf, (id) => shareIn(m, id), e);
+        const tb = teamOf(l.players, method, ratingOf, (id) => shareIn(m, id), e);
         return withStore ? teammatesWinProbability(ta, tb, state.store) : teamWinProbability(ta, tb);
       });
     state = closes[k];
@@ -88,8 +101,8 @@ function referenceCloses(method, periods, withStore) {
   const closes = [];
   let state = { ratings: new Map(), store: new Map() };
   for (const matches of periods) {
-    if (withStore) state = closePeriodTeammates(state.ratings, state.store, matches, method, { share: shareIn });
-    else state = { ratings: closePeriod(state.ratings, matches, method, { share: shareIn }), store: new Map() };
+    if (withStore) state = closePeriodTeammates(state.ratings, state.store, matches, method, { share: shareIn, edges: edgesNow });
+    else state = { ratings: closePeriod(state.ratings, matches, method, { share: shareIn, edges: edgesNow }), store: new Map() };
     closes.push(state);
   }
   return closes;
@@ -164,6 +177,7 @@ for (const format of formats)
         const matches = league.worlds[world];
         const periods = byPeriod(matches);
         const label = `${format} ${world} together ${tg}${edges === 'on' ? ' +edges+leavers' : ''}`;
+        edgesNow = edges === 'on' && edgeModel ? edgesOf : null;
         const row = (rater, source, r, extra = {}) => {
           results.push({ format, world, together: tg, edges, rater, source, ...r, ...extra });
           log(`${label} ${rater} (${source}): log loss ${r.log_loss.toFixed(4)}, slope ${r.slope.toFixed(3)}, inside ${r.coverage.toFixed(1)} %, mean RD ${r.mean_rd.toFixed(0)}` +
@@ -174,7 +188,8 @@ for (const format of formats)
         let today = refToday, mates = refMates, source = 'reference';
         if (!reference) {
           const schema = `f_${format.replace(/\W/g, '')}_${world}_${tg.replace(/\W/g, '')}_${edges}`;
-          const ext = rateFriends(schema, matches, size.periods, world, { fullLeavers });
+          const ext = rateFriends(schema, matches, size.periods, world,
+                                  { fullLeavers, edges: edgesNow ? { party: PARTY_EDGE, size: SIZE_EDGE } : null });
           agreement(`${label} today`, ext.today, refToday);
           agreement(`${label} teammates`, ext.teammates, refMates);
           today = ext.today; mates = ext.teammates; source = 'extension';
@@ -193,6 +208,7 @@ if (checks.length) {
   for (const c of checks) md += `| ${c.check} | ${c.worst.toExponential(2)} | ${c.ok ? 'ok' : 'FAILED'} |\n`;
 }
 const settings = { ...size, seed, formats, worlds, together: togethers, edges: edgeOpts, leaver_policy: fullLeavers ? 'full' : 'shares',
+                   edge_model: edgeModel ? 'given' : 'none',
                    peers: peers.map((p) => p.name), reference, seconds: (Date.now() - t0) / 1000 };
 mkdirSync(outDir, { recursive: true });
 writeFileSync(`${outDir}/friends.json`, JSON.stringify({ settings, results, checks }, null, 1) + '\n');

@@ -136,9 +136,11 @@ SELECT max_rd, log_loss, best FROM glicko2_fit_matches('${schema}.fit_window', A
 // Issue 33's friend leagues (friends.js): every period closed with the
 // world's method twice, as today (r_today) and with a teammates store
 // (r_mates, glicko2_teammates_create), each player's share in the weight
-// column (1 for everyone with fullLeavers).  Returns { today, teammates }:
+// column (1 for everyone with fullLeavers); edges: { party, size } points,
+// with the party column (null: none).  Returns { today, teammates }:
 // per period { ratings: Map id -> rating, store: Map 'a,b' -> covariance }.
-export function rateFriends(schema, matches, periods, method, { fullLeavers = false } = {}) {
+export function rateFriends(schema, matches, periods, method, { fullLeavers = false, edges = null } = {}) {
+  const edgeArgs = edges ? `, party_column => 'party', party_advantage => ${edges.party}, size_advantage => ${edges.size}` : '';
   const dir = mkdtempSync(join(tmpdir(), 'glicko2-eval-'));
   try {
     const csv = join(dir, 'matches.csv'), out = join(dir, 'history.csv'), pairs = join(dir, 'pairs.csv');
@@ -165,8 +167,8 @@ CALL glicko2_teammates_create('${schema}.mates', 'r_mates');
 CREATE TABLE s_mates (period int, player_a int, player_b int, covariance float8);
 `;
     for (let p = 1; p <= periods; p++)
-      sql += `CALL glicko2_close_matches('r_today', 'matches', ${p}, '${method}', history => 'h_today');
-CALL glicko2_close_matches('r_mates', 'matches', ${p}, '${method}', history => 'h_mates', teammates => 'mates');
+      sql += `CALL glicko2_close_matches('r_today', 'matches', ${p}, '${method}', history => 'h_today'${edgeArgs});
+CALL glicko2_close_matches('r_mates', 'matches', ${p}, '${method}', history => 'h_mates', teammates => 'mates'${edgeArgs});
 INSERT INTO s_mates SELECT ${p}, player_a, player_b, covariance FROM mates;
 `;
     psql(sql);

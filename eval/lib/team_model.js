@@ -15,8 +15,12 @@ export function lambdaOf(m) {
 }
 
 // A team on the internal scale: members' weights a, mu, phi; M, V, A = sum a.
-// ratingOf(id) gives a player's pre-period rating; share(id) his play share.
-export function teamOf(players, method, ratingOf, share = () => 1) {
+// ratingOf(id) gives a player's pre-period rating; share(id) his play share;
+// edges (optional): { party, size, partyOf(id) } the party and size
+// advantages in points and each player's party label (null alone): a member
+// of a party of two or more of the team adds party * a_i to M, the team
+// size * (sum of shares - 1) (docs/matches.md, premade parties).
+export function teamOf(players, method, ratingOf, share = () => 1, edges = null) {
   const shares = players.map(share);
   const total = shares.reduce((x, y) => x + y, 0);
   const members = players.map((id, k) => {
@@ -24,7 +28,13 @@ export function teamOf(players, method, ratingOf, share = () => 1) {
     const a = method === 'mean' ? shares[k] / total : shares[k];
     return { id, a, mu: (r.rating - 1500) / SCALE, phi: r.rd / SCALE };
   });
-  const M = members.reduce((x, p) => x + p.a * p.mu, 0);
+  let M = members.reduce((x, p) => x + p.a * p.mu, 0);
+  if (edges) {
+    const labels = players.map(edges.partyOf);
+    const inParty = labels.map((l) => l !== null && labels.filter((x) => x === l).length > 1);
+    const partyWeight = members.reduce((x, p, k) => x + (inParty[k] ? p.a : 0), 0);
+    M += (edges.party * partyWeight + edges.size * (total - 1)) / SCALE;
+  }
   const V = members.reduce((x, p) => x + p.a * p.a * p.phi * p.phi, 0);
   const A = members.reduce((x, p) => x + p.a, 0);
   return { members, M, V, A };
@@ -39,8 +49,8 @@ export function teamWinProbability(ta, tb) {
 const placeScore = (a, b) => (a < b ? 1 : a > b ? 0 : 0.5);
 
 // Adds one match's terms to sums (a Map id -> Sums).
-export function addMatch(sums, match, method, ratingOf, share) {
-  const teams = match.teams.map((t) => ({ ...teamOf(t.players, method, ratingOf, share), place: t.place }));
+export function addMatch(sums, match, method, ratingOf, share, edges = null) {
+  const teams = match.teams.map((t) => ({ ...teamOf(t.players, method, ratingOf, share, edges && edges(match)), place: t.place }));
   const lambda = lambdaOf(teams.length);
   const side = (t, u, score) => {
     const s2 = (t.A + u.A) / 2;
@@ -68,11 +78,12 @@ export function addMatch(sums, match, method, ratingOf, share) {
 // share(match, id): a player's play share in a match (default 1); players
 // without a rating start at 1500/350/0.06 (or initialRd); rated players without
 // games grow by Step 6 (capped at maxRd).  Returns the new Map.
-export function closePeriod(ratings, matches, method, { tau = 0.5, maxRd = 350, share, initialRd } = {}) {
+// edges(match): teamOf's edges for a match, or null.
+export function closePeriod(ratings, matches, method, { tau = 0.5, maxRd = 350, share, initialRd, edges = null } = {}) {
   const fresh = initialRd === undefined ? newRating() : { rating: 1500, rd: initialRd, volatility: 0.06 };
   const ratingOf = (id) => ratings.get(id) ?? fresh;
   const sums = new Map();
-  for (const m of matches) addMatch(sums, m, method, ratingOf, share && ((id) => share(m, id)));
+  for (const m of matches) addMatch(sums, m, method, ratingOf, share && ((id) => share(m, id)), edges);
   const out = new Map();
   const ids = new Set([...ratings.keys(), ...sums.keys()]);
   for (const id of ids) out.set(id, closePlayer(ratingOf(id), sums.get(id) ?? new Sums(), tau, maxRd));

@@ -70,10 +70,10 @@ function inverse(A) {
 }
 
 // The period's team-pair games: {teams: [t, u] (teamOf + ids), score, lambda}.
-function gamesOf(matches, method, ratingOf, share) {
+function gamesOf(matches, method, ratingOf, share, edges) {
   const games = [];
   for (const m of matches) {
-    const teams = m.teams.map((t) => ({ ...teamOf(t.players, method, ratingOf, (id) => share(m, id)), place: t.place }));
+    const teams = m.teams.map((t) => ({ ...teamOf(t.players, method, ratingOf, (id) => share(m, id), edges && edges(m)), place: t.place }));
     const lambda = lambdaOf(teams.length);
     for (let x = 0; x < teams.length; x++)
       for (let y = x + 1; y < teams.length; y++)
@@ -83,7 +83,7 @@ function gamesOf(matches, method, ratingOf, share) {
 }
 
 export function closePeriodTeammates(ratings, store, matches, method,
-                                     { tau = 0.5, maxRd = 350, share = null } = {}) {
+                                     { tau = 0.5, maxRd = 350, share = null, edges = null } = {}) {
   const fresh = { ...newRating(), rd: Math.min(350, maxRd) };
   const ratingOf = (id) => ratings.get(id) ?? fresh;
   const shareOf = (m, id) => (share ? share(m, id) : 1);
@@ -115,8 +115,8 @@ export function closePeriodTeammates(ratings, store, matches, method,
   }
   // today's terms, and each player's games
   const sums = new Map();
-  for (const m of matches) addMatch(sums, m, method, ratingOf, (id) => shareOf(m, id));
-  const games = gamesOf(matches, method, ratingOf, shareOf);
+  for (const m of matches) addMatch(sums, m, method, ratingOf, (id) => shareOf(m, id), edges);
+  const games = gamesOf(matches, method, ratingOf, shareOf, edges);
   const gamesOfPlayer = new Map();
   games.forEach((g, gi) => {
     for (const p of [...g.t.members, ...g.u.members]) {

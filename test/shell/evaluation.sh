@@ -8,7 +8,12 @@
 #     update), glicko2_team_win_probability from the harness's formula, or
 #     glicko2_fit_matches' log loss from the harness's (eval/README.md, Checks);
 #   - 'sum' is not far better calibrated than 'composite' on a small sum world:
-#     Hunt-like and 4v4 leagues, % of hidden strengths inside rating +- 2 RD.
+#     Hunt-like and 4v4 leagues, % of hidden strengths inside rating +- 2 RD;
+#   - in a small Hunt-like league where friends always queue together
+#     (eval/friends.js), with and without edges and leavers: the closes with
+#     and without a teammates store differ from the reference implementations
+#     (eval/lib/teammates.js, team_model.js) by more than 1e-9, or the store's
+#     intervals do not cover the friends (>= 90 %) far better than today's.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v node >/dev/null || { echo "node is missing (Debian package nodejs)"; exit 1; }
@@ -36,6 +41,27 @@ for (const format of ['hunt', '4v4']) {
   if (!(s.coverage >= 88)) fail(`${format}: 'sum' has only ${s.coverage} % inside +- 2 RD`);
   if (!(c.coverage <= s.coverage - 20)) fail(`${format}: 'composite' (${c.coverage} %) is not far below 'sum' (${s.coverage} %)`);
   if (!(c.slope >= 1.3)) fail(`${format}: 'composite' slope ${c.slope} does not show its compression`);
+}
+process.exit(bad ? 1 : 0);
+JS
+if ! PGDATABASE=$db node eval/run.js --friends --size ci --no-peers --check --together always --formats hunt \
+     --worlds sum --out "$out" >"$out/log" 2>&1; then
+  cat "$out/log"; exit 1
+fi
+cat "$out/friends.md"
+node - "$out/friends.json" <<'JS'
+const { readFileSync } = require('node:fs');
+const { results, checks } = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+let bad = 0;
+const fail = (s) => { console.log(`FAILED: ${s}`); bad++; };
+if (checks.length !== 4) fail(`${checks.length} checks ran, not 4`);
+for (const c of checks) if (!c.ok) fail(`${c.check}: worst difference ${c.worst}`);
+for (const edges of ['off', 'on']) {
+  const get = (rater) => results.find((r) => r.edges === edges && r.rater === rater);
+  const m = get('teammates'), t = get('today');
+  console.log(`friends always together, edges ${edges}: store ${m.friends.toFixed(1)} % of friends inside, today ${t.friends.toFixed(1)} %`);
+  if (!(m.friends >= 90)) fail(`edges ${edges}: the store covers ${m.friends} % of friends`);
+  if (!(t.friends <= m.friends - 15)) fail(`edges ${edges}: today's ${t.friends} % is not far below the store's ${m.friends} %`);
 }
 process.exit(bad ? 1 : 0);
 JS
