@@ -21,7 +21,7 @@ import { newRating } from './lib/glicko2.js';
 import { closePeriod, teamOf, teamWinProbability } from './lib/team_model.js';
 import { closePeriodTeammates, teammatesWinProbability } from './lib/teammates.js';
 import { loadPeers } from './lib/peers.js';
-import { rateFriends } from './lib/pg.js';
+import { fitFriends, rateFriends } from './lib/pg.js';
 
 const SIZES = {
   full: { players: 600, periods: 30, rounds: 12, from: 10 },
@@ -79,8 +79,8 @@ function predictPairs(metrics, period, m, prob) {
 }
 
 // A Glicko rater: closes[k] = {ratings, store} after period k + 1.
-function scoreGlicko(method, periods, strengths, closes, withStore) {
-  const metrics = new Metrics(size.from);
+function scoreGlicko(method, periods, strengths, closes, withStore, from = size.from) {
+  const metrics = new Metrics(from);
   let state = { ratings: new Map(), store: new Map() };
   periods.forEach((matches, k) => {
     const ratingOf = (id) => state.ratings.get(id) ?? newRating();
@@ -193,6 +193,17 @@ for (const format of formats)
           agreement(`${label} today`, ext.today, refToday);
           agreement(`${label} teammates`, ext.teammates, refMates);
           today = ext.today; mates = ext.teammates; source = 'extension';
+          // glicko2_fit_matches scores the league as the closes rated it
+          // (with --check: its log loss = the harness's, 1e-9)
+          if (flag('check')) {
+            const fit = fitFriends(schema, world, edgesNow ? { party: PARTY_EDGE, size: SIZE_EDGE } : null);
+            for (const [k, closes, store] of [['teammates', mates, true], ['today', today, false]]) {
+              const want = scoreGlicko(world, periods, league.strengths, closes, store, 1).log_loss;
+              const worst = Math.abs(fit[k] - want) / want;
+              checks.push({ check: `glicko2_fit_matches = harness log loss, ${label} ${k}`, worst, ok: worst <= 1e-9 });
+              if (!(worst <= 1e-9)) failed = true;
+            }
+          }
         }
         row('teammates', source, scoreGlicko(world, periods, league.strengths, mates, true), coverageBy(league.groups, league.strengths, mates));
         row('today', source, scoreGlicko(world, periods, league.strengths, today, false), coverageBy(league.groups, league.strengths, today));

@@ -243,7 +243,7 @@ CREATE FUNCTION glicko2_fit_matches(
   match_player_column name DEFAULT 'player_id', team_column name DEFAULT 'team',
   place_column name DEFAULT 'place', weight_column name DEFAULT NULL,
   party_advantages float8[] DEFAULT '{0}', size_advantages float8[] DEFAULT '{0}',
-  party_column name DEFAULT NULL)
+  party_column name DEFAULT NULL, teammates boolean DEFAULT true)
   RETURNS TABLE (method text, tau float8, max_rd float8, party_advantage float8, size_advantage float8,
                  log_loss float8, predictions bigint, best boolean)
   LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -291,6 +291,16 @@ DECLARE
   out_sa float8[] := '{}';
   out_loss float8[] := '{}';
   out_n bigint[] := '{}';
+  -- The teammates store of 'sum' and 'mean' (teammates): pairs of player
+  -- numbers from 0 and their covariances, as a close with a store keeps them.
+  with_store boolean;
+  st_a int[];
+  st_b int[];
+  st_c float8[];
+  mates record;
+  -- Its terms, through the same pass: players from 0 and their sums in $5-$7.
+  mates_games_sql constant text :=
+    'SELECT u.p + 1, u.i, u.s FROM unnest(CAST($5 AS int[]), CAST($6 AS float8[]), CAST($7 AS float8[])) u(p, i, s)';
   -- The close's pass over one period ($1 the method): ratings as arrays in
   -- $2-$4, the period's rows (match, team, player, place, weight, party) in
   -- $5-$9 and $13, max_rd in $10 (for the unrated players of
@@ -414,6 +424,12 @@ BEGIN
      FOR pa, sa IN SELECT DISTINCT x, y FROM unnest(party_advantages) x, unnest(size_advantages) y
                    WHERE m IN ('sum', 'mean') OR (x = 0 AND y = 0) ORDER BY 1, 2 LOOP
       unrated := glicko2_internal.glicko2_unrated(mr);
+      with_store := teammates AND m IN ('sum', 'mean');
+      SELECT CAST(NULL AS int[]) AS tp, CAST(NULL AS float8[]) AS ti, CAST(NULL AS float8[]) AS ts,
+             CAST(NULL AS int[]) AS pa_, CAST(NULL AS int[]) AS pb_, CAST(NULL AS float8[]) AS rho INTO mates;
+      st_a := '{}';
+      st_b := '{}';
+      st_c := '{}';
       r := array_fill(NULL::float8, ARRAY[players]);
       d := r;
       v := r;
@@ -435,9 +451,25 @@ BEGIN
         teams AS (SELECT mn, tn, min(pl) AS pl, array_agg(rating ORDER BY kn) AS rs, array_agg(w ORDER BY kn) AS ws,
                          array_agg(pt ORDER BY kn) AS pts
                   FROM x GROUP BY mn, tn),
+        -- With the store, each stored pair of a match as a_k a_l cov_kl
+        -- (a_k the player's weight in his team's strength, as the close's).
+        stored AS (SELECT k.mn, k.tn AS tk, l.tn AS tl, k.a * l.a * u.c AS v
+                   FROM unnest(st_a, st_b, st_c) u(a, b, c)
+                   JOIN (SELECT x.mn, x.tn, x.kn, CASE WHEN m = 'mean' THEN x.w / sum(x.w) OVER (PARTITION BY x.mn, x.tn)
+                                                       ELSE x.w END AS a FROM x) k ON k.kn = u.a + 1
+                   JOIN (SELECT x.mn, x.tn, x.kn, CASE WHEN m = 'mean' THEN x.w / sum(x.w) OVER (PARTITION BY x.mn, x.tn)
+                                                       ELSE x.w END AS a FROM x) l ON l.kn = u.b + 1 AND l.mn = k.mn
+                   WHERE with_store),
         pairs AS (SELECT CASE WHEN a.pl < b.pl THEN 1.0 WHEN a.pl > b.pl THEN 0.0 ELSE 0.5 END AS s,
-                         @extschema@.glicko2_team_win_probability(a.rs, b.rs, m, a.ws, b.ws, a.pts, b.pts,
-                                                                  pa, sa) AS q
+                         CASE WHEN NOT with_store
+                              THEN @extschema@.glicko2_team_win_probability(a.rs, b.rs, m, a.ws, b.ws, a.pts, b.pts,
+                                                                            pa, sa)
+                              ELSE glicko2_internal.glicko2_team_win_probability_covaried(
+                                     a.rs, b.rs, m, a.ws, b.ws, a.pts, b.pts, pa, sa,
+                                     coalesce((SELECT sum(CASE WHEN st.tk = st.tl THEN 2 * st.v ELSE -2 * st.v END)
+                                               FROM stored st
+                                               WHERE st.mn = a.mn AND st.tk IN (a.tn, b.tn) AND st.tl IN (a.tn, b.tn)),
+                                              0) / (173.7178 * 173.7178)) END AS q
                   FROM teams a JOIN teams b ON b.mn = a.mn AND b.tn > a.tn)
         SELECT coalesce(sum(-(s * ln(greatest(q, 1e-15)) + (1 - s) * ln(greatest(1 - q, 1e-15)))), 0), count(*)
           INTO p_loss, p_n
@@ -447,18 +479,50 @@ BEGIN
         -- Then the period's close, as glicko2_close_matches computes it; a
         -- match it cannot rate is named as the close names it.
         BEGIN
+          IF with_store THEN
+            -- As glicko2_close_matches with a store: the period's terms and
+            -- the pairs kept (glicko2_teammates_terms), the terms through the
+            -- pass, each pair's covariance its correlation times both new RDs.
+            SELECT array_agg(o.player) FILTER (WHERE o.partner IS NULL) AS tp,
+                   array_agg(o.information) FILTER (WHERE o.partner IS NULL) AS ti,
+                   array_agg(o.surprise) FILTER (WHERE o.partner IS NULL) AS ts,
+                   array_agg(o.player) FILTER (WHERE o.partner IS NOT NULL) AS pa_,
+                   array_agg(o.partner) FILTER (WHERE o.partner IS NOT NULL) AS pb_,
+                   array_agg(o.correlation) FILTER (WHERE o.partner IS NOT NULL) AS rho
+              INTO mates
+            FROM glicko2_internal.glicko2_teammates_terms(
+                   m, mr,
+                   (SELECT array_agg(CASE WHEN r[i] IS NULL THEN NULL
+                                          ELSE ROW(r[i], d[i], v[i])::@extschema@.glicko2_rating END ORDER BY i)
+                    FROM generate_series(1, players) i),
+                   row_match[lo:hi], row_team[lo:hi],
+                   (SELECT array_agg(row_player[j] - 1 ORDER BY j) FROM generate_series(lo, hi) j),
+                   row_place[lo:hi], row_weight[lo:hi],
+                   (SELECT array_agg(coalesce(row_party[j], -1) ORDER BY j) FROM generate_series(lo, hi) j),
+                   pa, sa, st_a, st_b, st_c) o;
+          END IF;
           SELECT array_agg((c.rating).rating ORDER BY i), array_agg((c.rating).rd ORDER BY i),
                  array_agg((c.rating).volatility ORDER BY i)
             INTO r, d, v
           FROM generate_series(1, players) i
           LEFT JOIN @extschema@.glicko2_close_ratings(
-                      ratings_sql, games_sql, t, mr, 'glicko2_fit_matches', 'terms',
-                      m, r::text, d::text, v::text,
-                      row_match[lo:hi]::text, row_team[lo:hi]::text, row_player[lo:hi]::text,
-                      row_place[lo:hi]::text, row_weight[lo:hi]::text, mr::text,
-                      pa::text, sa::text, row_party[lo:hi]::text)
+                      ratings_sql, CASE WHEN with_store THEN mates_games_sql ELSE games_sql END,
+                      t, mr, 'glicko2_fit_matches', 'terms',
+                      VARIADIC CASE WHEN with_store
+                        THEN ARRAY[m, r::text, d::text, v::text, coalesce(mates.tp, '{}')::text,
+                                   coalesce(mates.ti, '{}')::text, coalesce(mates.ts, '{}')::text]
+                        ELSE ARRAY[m, r::text, d::text, v::text,
+                                   row_match[lo:hi]::text, row_team[lo:hi]::text, row_player[lo:hi]::text,
+                                   row_place[lo:hi]::text, row_weight[lo:hi]::text, mr::text,
+                                   pa::text, sa::text, row_party[lo:hi]::text] END)
                     AS c(player int, rating @extschema@.glicko2_rating, games bigint, is_new boolean)
             ON c.player = i;
+          IF with_store THEN
+            SELECT coalesce(array_agg(u.a ORDER BY k), '{}'), coalesce(array_agg(u.b ORDER BY k), '{}'),
+                   coalesce(array_agg(u.rho * d[u.a + 1] * d[u.b + 1] ORDER BY k), '{}')
+              INTO st_a, st_b, st_c
+            FROM unnest(mates.pa_, mates.pb_, mates.rho) WITH ORDINALITY u(a, b, rho, k);
+          END IF;
         EXCEPTION WHEN null_value_not_allowed OR unique_violation OR invalid_parameter_value THEN
           bad := glicko2_internal.glicko2_bad_match(matches, labels[pn], period_type, period_column, match_column,
                                                match_player_column, team_column, place_column, weight_column,
@@ -497,8 +561,8 @@ BEGIN
                     abs(o.size_advantage), o.size_advantage;
 END
 $fn$;
-COMMENT ON FUNCTION glicko2_fit_matches(regclass, text[], float8[], float8[], name, name, name, name, name, name, float8[], float8[], name) IS
-  'Chooses the method, tau and max_rd (the RD of knowing nothing about a player: new players start at 1500 / least(350, max_rd) / 0.06, idle ones grow back to it; NULL: no cap) of a team or free-for-all league by its own matches: for each method, tau and max_rd, replays every period as glicko2_close_matches would close it and scores every pair of teams of each match with glicko2_team_win_probability of that method from the ratings before its period and the players'' weights (log loss, a tie counting 0.5 each way); one row per method, tau, max_rd, party and size advantage (the advantages, with party_column labelling who queued together, for ''sum'' and ''mean''; ''individual'' and ''composite'' at 0 only), best = the lowest log loss (among equals the smallest advantages); writes nothing';
+COMMENT ON FUNCTION glicko2_fit_matches(regclass, text[], float8[], float8[], name, name, name, name, name, name, float8[], float8[], name, boolean) IS
+  'Chooses the method, tau and max_rd (the RD of knowing nothing about a player: new players start at 1500 / least(350, max_rd) / 0.06, idle ones grow back to it; NULL: no cap) of a team or free-for-all league by its own matches: for each method, tau and max_rd, replays every period as glicko2_close_matches would close it and scores every pair of teams of each match with glicko2_team_win_probability of that method from the ratings before its period and the players'' weights (log loss, a tie counting 0.5 each way); one row per method, tau, max_rd, party and size advantage (the advantages, with party_column labelling who queued together, for ''sum'' and ''mean''; ''individual'' and ''composite'' at 0 only), best = the lowest log loss (among equals the smallest advantages); writes nothing; teammates (the default): ''sum'' and ''mean'' are replayed as closes with a teammates store rate them (glicko2_close_matches'' teammates), their predictions counting the stored covariances';
 
 -- The party and size advantages fitted continuously (one call, no grid):
 -- golden-section search of glicko2_fit_matches' log loss over each

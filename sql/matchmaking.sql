@@ -12,6 +12,15 @@ CREATE FUNCTION glicko2_team_win_probability(team_a glicko2_rating[], team_b gli
 COMMENT ON FUNCTION glicko2_team_win_probability(glicko2_rating[], glicko2_rating[], text, float8[], float8[], "any", "any", float8, float8) IS
   'Probability that team a beats team b by the team model of the method: ''sum'' (the default) and ''mean'', 1 / (1 + exp(-(M_a - M_b) / sqrt(s^2 + 3 (V_a + V_b) / pi^2))) with M a team''s sum (or mean) of its players'' mu, V of their a^2 phi^2, s^2 the teams'' performance noise (docs/matches.md); ''individual'' and ''composite'', glicko2_win_probability between the teams'' composites (Williams 2013: the means of their players'' rating, RD and volatility); each player counted by his weight (play share, in (0, 1]; NULL weights: all 1, the same bits) as glicko2_close_matches counts him; p(a,b) + p(b,a) = 1; teams of one are glicko2_win_probability; NULL teams or method: NULL; parties_a, parties_b: each player''s party label in his team (arrays of any type with equality, NULL: queued alone; a label in both teams is refused), party_advantage the points each member of a party of two or more adds to his team''s strength (times his weight in it), size_advantage the points per team member beyond one (''sum'' and ''mean'' only; 0: the same bits as without, docs/matches.md)';
 
+-- The same with the covariances of a teammates store (glicko2_fit_matches).
+CREATE FUNCTION glicko2_internal.glicko2_team_win_probability_covaried(
+  team_a glicko2_rating[], team_b glicko2_rating[], method text, weights_a float8[], weights_b float8[],
+  parties_a "any", parties_b "any", party_advantage float8, size_advantage float8, covariance float8)
+  RETURNS float8 AS 'MODULE_PATHNAME', 'glicko2_team_win_probability_sql'
+  LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_internal.glicko2_team_win_probability_covaried(glicko2_rating[], glicko2_rating[], text, float8[], float8[], "any", "any", float8, float8, float8) IS
+  'Helper of glicko2_fit_matches with a teammates store: glicko2_team_win_probability with covariance (the sum over pairs k != l of both teams'' players of c_k c_l times their stored covariance on the Glicko-2 scale, c = +a on team a, -a on team b) added to the teams'' variance (docs/matches.md, recurring teammates)';
+
 CREATE FUNCTION glicko2_balance(ratings glicko2_rating[], teams int DEFAULT 2, parties int[] DEFAULT NULL,
                                 method text DEFAULT 'sum', party_advantage float8 DEFAULT 0,
                                 size_advantage float8 DEFAULT 0)

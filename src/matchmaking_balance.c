@@ -241,7 +241,8 @@ party_one_side(PartyLabels *a, int na, PartyLabels *b, int nb)
  * parties_a, parties_b, party_advantage, size_advantage): a beats b, by the
  * method's team model (src/core/team.c), each player counted by his play
  * share, the teams' party and size edges counted.  NULL teams or method:
- * NULL, as if strict. */
+ * NULL, as if strict.  A tenth argument (the internal _covaried form) adds
+ * the players' covariances from a teammates store. */
 PG_FUNCTION_INFO_V1(glicko2_team_win_probability_sql);
 Datum
 glicko2_team_win_probability_sql(PG_FUNCTION_ARGS)
@@ -256,6 +257,7 @@ glicko2_team_win_probability_sql(PG_FUNCTION_ARGS)
 				lb;
 	int		   *pa,
 			   *pb;
+	double		covariance = 0.0;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
 		PG_RETURN_NULL();
@@ -271,13 +273,22 @@ glicko2_team_win_probability_sql(PG_FUNCTION_ARGS)
 	pb = party_labels(fcinfo, 6, nb, "parties_b", "team_b", &lb);
 	if (pa && pb)
 		party_one_side(&la, na, &lb, nb);
-	PG_RETURN_FLOAT8(glicko_team_probability_edged(method,
-												   a, share_array(fcinfo, 3, na, "weights_a", "team_a"),
-												   pa, na,
-												   b, share_array(fcinfo, 4, nb, "weights_b", "team_b"),
-												   pb, nb, &adv,
-												   palloc(sizeof(double) * 2 * ((size_t) na + nb)),
-												   palloc(sizeof(int) * ((size_t) na + nb))));
+	/* (glicko2_internal.glicko2_team_win_probability_covaried: argument 9) */
+	if (PG_NARGS() > 9 && !PG_ARGISNULL(9))
+	{
+		covariance = PG_GETARG_FLOAT8(9);
+		if (!isfinite(covariance))
+			ereport(ERROR,
+					errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					errmsg("covariance must be a finite number, not %g", covariance));
+	}
+	PG_RETURN_FLOAT8(glicko_team_probability_covaried(method,
+													  a, share_array(fcinfo, 3, na, "weights_a", "team_a"),
+													  pa, na,
+													  b, share_array(fcinfo, 4, nb, "weights_b", "team_b"),
+													  pb, nb, &adv, covariance,
+													  palloc(sizeof(double) * 2 * ((size_t) na + nb)),
+													  palloc(sizeof(int) * ((size_t) na + nb))));
 }
 
 /* A player's party number and position, to find each party's first member. */

@@ -52,6 +52,24 @@ typedef struct RowOrder
 	int			row;
 } RowOrder;
 
+/* A row's party, for numbering the parties of a match from 0. */
+typedef struct RowParty
+{
+	int			party;
+	int			row;
+} RowParty;
+
+static int
+compare_parties(const void *x, const void *y)
+{
+	const RowParty *a = x,
+			   *b = y;
+
+	if (a->party != b->party)
+		return a->party < b->party ? -1 : 1;
+	return (a->row > b->row) - (a->row < b->row);
+}
+
 static int
 compare_rows(const void *x, const void *y)
 {
@@ -70,7 +88,8 @@ compare_rows(const void *x, const void *y)
 /*
  * glicko2_teammates_terms(method, max_rd, ratings by player number (NULL:
  * unrated), row_match, row_team, row_player, row_place, row_weight (NULL:
- * all 1), row_party (NULL: none), party_advantage, size_advantage, pair_a,
+ * all 1), row_party (any numbers, -1 alone; NULL: none), party_advantage,
+ * size_advantage, pair_a,
  * pair_b, pair_covariance) -> (player, information,
  * surprise, partner, correlation): the period's terms of each player's
  * sums (partner NULL), then the store after it (player < partner,
@@ -191,6 +210,32 @@ glicko2_teammates_terms(PG_FUNCTION_ARGS)
 			row_share[r] = DatumGetFloat8(values[4][order[r].row]);
 		if (row_party)
 			row_party[r] = DatumGetInt32(values[8][order[r].row]);
+	}
+	/* Parties numbered from 0 within each match, as the core reads them. */
+	if (row_party)
+	{
+		RowParty   *rp = palloc(sizeof(RowParty) * (n_rows + 1));
+
+		for (int start = 0, end; start < n_rows; start = end)
+		{
+			int			n = 0,
+						next = 0;
+
+			for (end = start; end < n_rows && row_match[end] == row_match[start]; end++)
+				if (row_party[end] >= 0)
+				{
+					rp[n].party = row_party[end];
+					rp[n++].row = end;
+				}
+			qsort(rp, n, sizeof(RowParty), compare_parties);
+			for (int k = 0; k < n; k++)
+			{
+				if (k > 0 && rp[k].party != rp[k - 1].party)
+					next++;
+				row_party[rp[k].row] = next;
+			}
+		}
+		pfree(rp);
 	}
 	pair_a = palloc(sizeof(int) * (n_pairs + 1));
 	pair_b = palloc(sizeof(int) * (n_pairs + 1));

@@ -193,3 +193,12 @@ INSERT INTO s_mates SELECT ${p}, player_a, player_b, covariance FROM mates;
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+// glicko2_fit_matches' log loss of one friend league (rateFriends' schema)
+// with the world's method at tau 0.5, with and without the teammates store
+// (teammates => true / false), the edges as the closes had them.
+export function fitFriends(schema, method, edges = null) {
+  const e = edges ? `, party_advantages => '{${edges.party}}', size_advantages => '{${edges.size}}', party_column => 'party'` : '';
+  const q = (t) => Number(psql(`SELECT log_loss FROM glicko2_fit_matches('${schema}.matches', ARRAY['${method}'], '{0.5}'${e}, teammates => ${t});`).trim());
+  return { teammates: q(true), today: q(false) };
+}

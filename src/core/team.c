@@ -490,6 +490,25 @@ glicko_team_probability_edged(GlickoTeamMethod method,
 							  const GlickoTeamAdvantage *adv,
 							  double *scratch, int *int_scratch)
 {
+	return glicko_team_probability_covaried(method, a, a_share, a_party, na, b, b_share,
+											b_party, nb, adv, 0.0, scratch, int_scratch);
+}
+
+/*
+ * The same with covariances between the players (a teammates store,
+ * docs/matches.md): covariance is sum over k != l of c_k c_l Sigma_kl on the
+ * Glicko-2 scale (c = +a on a's players, -a on b's), added to V_a + V_b.
+ * 0: glicko_team_probability_edged, the same bits.
+ */
+double
+glicko_team_probability_covaried(GlickoTeamMethod method,
+								 const Glicko2Rating *a, const double *a_share,
+								 const int *a_party, int na,
+								 const Glicko2Rating *b, const double *b_share,
+								 const int *b_party, int nb,
+								 const GlickoTeamAdvantage *adv, double covariance,
+								 double *scratch, int *int_scratch)
+{
 	GlickoTeamTotals ta,
 				tb;
 	double	   *aa = scratch,
@@ -497,7 +516,8 @@ glicko_team_probability_edged(GlickoTeamMethod method,
 			   *tmp = scratch + na + nb;
 	double		largest_a,
 				largest_b,
-				scale;
+				scale,
+				u;
 
 	if (method == GLICKO_TEAM_INDIVIDUAL || method == GLICKO_TEAM_COMPOSITE)
 	{
@@ -509,7 +529,7 @@ glicko_team_probability_edged(GlickoTeamMethod method,
 		return glicko2_win_probability(&ca, &cb);
 	}
 	if (na == 1 && nb == 1 && (a_share == NULL || a_share[0] == 1.0) &&
-		(b_share == NULL || b_share[0] == 1.0))
+		(b_share == NULL || b_share[0] == 1.0) && covariance == 0.0)
 		return glicko2_win_probability(&a[0], &b[0]);
 
 	if (adv != NULL && adv->party == 0.0 && adv->size == 0.0)
@@ -518,8 +538,10 @@ glicko_team_probability_edged(GlickoTeamMethod method,
 	team_totals(method, b, b_share, b_party, nb, adv, ab, tmp, int_scratch, &tb, &largest_b);
 	scale = fmax(largest_a, largest_b) <= GLICKO_TEAM_LARGE_PHI ? 1.0 :
 		fmax(largest_a, largest_b);
-	return glicko_team_model_probability(&ta, &tb, both_u(a, aa, na, b, ab, nb, scale, tmp),
-										 scale);
+	u = both_u(a, aa, na, b, ab, nb, scale, tmp);
+	if (covariance != 0.0)
+		u = fmax(u + 3.0 * (covariance / scale) / scale, 0.0);
+	return glicko_team_model_probability(&ta, &tb, u, scale);
 }
 
 /*

@@ -175,6 +175,17 @@ extern double glicko_team_probability_edged(GlickoTeamMethod method,
 											const GlickoTeamAdvantage *adv,
 											double *scratch, int *int_scratch);
 
+/* The same with the players' covariances: covariance = sum over k != l of
+ * c_k c_l Sigma_kl on the Glicko-2 scale (c = +a_i on a's players, -a_i on
+ * b's), added to V_a + V_b (a teammates store); 0: the same bits. */
+extern double glicko_team_probability_covaried(GlickoTeamMethod method,
+											   const Glicko2Rating *a, const double *a_share,
+											   const int *a_party, int na,
+											   const Glicko2Rating *b, const double *b_share,
+											   const int *b_party, int nb,
+											   const GlickoTeamAdvantage *adv, double covariance,
+											   double *scratch, int *int_scratch);
+
 /* A team's edge in points: party * party_weight + size * (share_sum - 1),
  * party_weight the sum of a_i over members of parties of two or more. */
 static inline double

@@ -12,7 +12,8 @@
 #   - in a small Hunt-like league where friends always queue together
 #     (eval/friends.js), with and without edges and leavers: the closes with
 #     and without a teammates store differ from the reference implementations
-#     (eval/lib/teammates.js, team_model.js) by more than 1e-9, or the store's
+#     (eval/lib/teammates.js, team_model.js) by more than 1e-9, glicko2_fit_matches
+#     (with and without teammates) from the harness's log loss, or the store's
 #     intervals do not cover the friends (>= 90 %) far better than today's.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -54,7 +55,7 @@ const { readFileSync } = require('node:fs');
 const { results, checks } = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 let bad = 0;
 const fail = (s) => { console.log(`FAILED: ${s}`); bad++; };
-if (checks.length !== 4) fail(`${checks.length} checks ran, not 4`);
+if (checks.length !== 8) fail(`${checks.length} checks ran, not 8`);
 for (const c of checks) if (!c.ok) fail(`${c.check}: worst difference ${c.worst}`);
 for (const edges of ['off', 'on']) {
   const get = (rater) => results.find((r) => r.edges === edges && r.rater === rater);

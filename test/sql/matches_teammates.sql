@@ -111,12 +111,15 @@ FROM generate_series(1, 3) p, generate_series(1, 12) k,
      LATERAL (SELECT unnest(ARRAY[1, 2, 3, 4 + 3 * (12 * (p - 1) + k - 1), 5 + 3 * (12 * (p - 1) + k - 1),
                                   6 + 3 * (12 * (p - 1) + k - 1)]) AS x) u;
 CREATE TABLE tm_always_r (player_id int PRIMARY KEY, rating glicko2_rating);
+CREATE TABLE tm_always_h (player_id int, period int, rating glicko2_rating);
+CREATE TABLE tm_always_sh (period int, player_a int, player_b int, covariance float8);
 CREATE TABLE tm_always_today (player_id int PRIMARY KEY, rating glicko2_rating);
 CALL glicko2_teammates_create('tm_always_s', 'tm_always_r');
 DO $$
 BEGIN
   FOR p IN 1..3 LOOP
-    CALL glicko2_close_matches('tm_always_r', 'tm_always', p, teammates => 'tm_always_s');
+    CALL glicko2_close_matches('tm_always_r', 'tm_always', p, history => 'tm_always_h', teammates => 'tm_always_s');
+    INSERT INTO tm_always_sh SELECT p, * FROM tm_always_s;
     CALL glicko2_close_matches('tm_always_today', 'tm_always', p);
   END LOOP;
 END $$;
@@ -124,6 +127,29 @@ SELECT r.player_id, round((r.rating).rd::numeric, 1) AS rd_with_store, (r.rating
        round((t.rating).rd::numeric, 1) AS rd_today
 FROM tm_always_r r JOIN tm_always_today t USING (player_id) WHERE r.player_id <= 3 ORDER BY 1;
 SELECT player_a, player_b, round((covariance / 350 ^ 2)::numeric, 2) AS covariance_over_350_squared FROM tm_always_s ORDER BY 1, 2;
+
+-- glicko2_fit_matches scores the league as these closes rate it: each
+-- match predicted from the ratings and the store before its period, the
+-- trio's covariances counted in its team's variance (2 sum of its pairs'
+-- covariances, all on one team)
+WITH pre AS (SELECT m.period, m.match_id, m.team, min(m.place) AS place,
+                    array_agg(coalesce(h.rating, glicko2_rating()) ORDER BY m.player_id) AS rs,
+                    (SELECT coalesce(sum(s.covariance), 0) FROM tm_always_sh s
+                     WHERE s.period = m.period - 1 AND s.player_a = ANY (array_agg(m.player_id))
+                       AND s.player_b = ANY (array_agg(m.player_id))) AS cov
+             FROM tm_always m
+             LEFT JOIN tm_always_h h ON h.player_id = m.player_id AND h.period = m.period - 1
+             GROUP BY m.period, m.match_id, m.team),
+loss AS (SELECT -ln(glicko2_internal.glicko2_team_win_probability_covaried(
+                      w.rs, l.rs, 'sum', NULL, NULL, NULL::int[], NULL::int[], 0, 0,
+                      2 * (w.cov + l.cov) / 173.7178 ^ 2)) AS loss
+         FROM pre w JOIN pre l ON l.match_id = w.match_id AND l.place > w.place)
+SELECT count(*) AS pairs,
+       abs(avg(loss) - (SELECT log_loss FROM glicko2_fit_matches('tm_always', ARRAY['sum'], '{0.5}'))) < 1e-12
+         AS fit_as_closes_with_store,
+       abs(avg(loss) - (SELECT log_loss FROM glicko2_fit_matches('tm_always', ARRAY['sum'], '{0.5}', teammates => false))) > 1e-3
+         AS differs_without
+FROM loss;
 
 -- Order: the same period's rows inserted in reverse close to the same bits
 CREATE TABLE tm_reversed (match_id int, period int, player_id int, team int, place int);
