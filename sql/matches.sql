@@ -151,7 +151,7 @@ CREATE FUNCTION glicko2_internal.glicko2_teammates_terms(
   AS 'MODULE_PATHNAME', 'glicko2_teammates_terms'
   LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_terms(text, float8, glicko2_rating[], int[], int[], int[], bigint[], float8[], int[], float8, float8, int[], int[], float8[]) IS
-  'Helper of glicko2_close_matches with a teammates store: from one period''s rows (numbered: players from 0 in key order, matches, teams; ratings by player number, NULL unrated; each row''s party within its match, -1 alone, NULL none, and the advantages) and the store''s pairs, every player''s terms of his Step 3/4 sums (partner NULL: today''s sides for a player without pairs, one row of effective sums for a player rated over his neighbourhood) and the pairs kept after the period with their correlations (information and surprise NULL)';
+  'Helper of glicko2_close_matches with a teammates store: from one period''s rows (numbered: players from 0 in key order, matches, teams; ratings by player number, NULL unrated; each row''s party within its match, -1 alone, NULL none, and the advantages) and the store''s pairs, every player''s Step 3/4 sums, one row a player with games (partner NULL: today''s sides summed for a player without pairs, the effective sums of a player rated over his neighbourhood) and the pairs kept after the period with their correlations (information and surprise NULL)';
 
 -- A teammates store's columns, checked: player_a and player_b of the ratings
 -- key's type, covariance float8.
@@ -258,6 +258,7 @@ CREATE PROCEDURE glicko2_close_matches(
 AS $$
 DECLARE
   mates record;
+  jit_setting text;
   c record;
   weight_sql text;
   weights_sql text := 'CAST(NULL AS float8[])';
@@ -340,9 +341,13 @@ BEGIN
         method, n_rows, tau, max_rd, history, player_column, rating_column, games_form => 'terms');
     ELSE
       -- The period with the store (glicko2_teammates_terms): rows numbered,
-      -- players in key order; its terms go to the pass as text ($2), the
-      -- pairs kept are written after it.
+      -- players in key order; its terms (one row a player) go to the pass
+      -- as the text of a 3 x n array ($2), the pairs kept are written after it.
       EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', teammates);
+      -- (without JIT: the planner's estimates of this one statement are far
+      -- too high, and JIT compiling it took longer than running it)
+      jit_setting := current_setting('jit');
+      PERFORM set_config('jit', 'off', true);
       EXECUTE format($sql$
         WITH m AS (SELECT g.%1$I AS mt, CAST(g.%2$I AS %10$s) AS p, g.%3$I AS t, CAST(g.%4$I AS bigint) AS pl, %12$s AS w,
                           %15$s AS pt
@@ -365,9 +370,9 @@ BEGIN
                      $2, $3, coalesce(rr.rs, '{}'), coalesce(x.mn, '{}'), coalesce(x.tn, '{}'),
                      coalesce(x.n, '{}'), coalesce(x.pl, '{}'), x.w, x.pt, $4, $5,
                      coalesce(st.a, '{}'), coalesce(st.b, '{}'), coalesce(st.c, '{}')) o)
-        SELECT array_cat(array_cat(array_agg(CAST(pn.p AS text)) FILTER (WHERE o.partner IS NULL),
-                                   array_agg(CAST(o.information AS text)) FILTER (WHERE o.partner IS NULL)),
-                         array_agg(CAST(o.surprise AS text)) FILTER (WHERE o.partner IS NULL)) AS terms,
+        SELECT ARRAY[array_agg(CAST(pn.p AS text)) FILTER (WHERE o.partner IS NULL),
+                     array_agg(CAST(o.information AS text)) FILTER (WHERE o.partner IS NULL),
+                     array_agg(CAST(o.surprise AS text)) FILTER (WHERE o.partner IS NULL)] AS terms,
                array_agg(CAST(pn.p AS text)) FILTER (WHERE o.partner IS NOT NULL) AS pair_a,
                array_agg(CAST(pb.p AS text)) FILTER (WHERE o.partner IS NOT NULL) AS pair_b,
                array_agg(o.correlation) FILTER (WHERE o.partner IS NOT NULL) AS correlation,
@@ -378,12 +383,13 @@ BEGIN
                CASE WHEN weight_column IS NULL THEN 'CAST(NULL AS float8[])' ELSE 'array_agg(rw.w)' END,
                party_sql, CASE WHEN party_column IS NULL THEN 'CAST(NULL AS int[])' ELSE 'array_agg(rw.pn)' END)
         INTO mates USING c.period_text, method, max_rd, party_advantage, size_advantage;
+      PERFORM set_config('jit', jit_setting, true);
       PERFORM glicko2_internal.glicko2_close_apply(ratings, matches, c.period_text, last_number, format($sql$
-          SELECT CAST(x.a[k] AS %1$s), CAST(x.a[x.n + k] AS float8), CAST(x.a[2 * x.n + k] AS float8)
-          FROM (SELECT CAST($2 AS text[]) AS a, coalesce(cardinality(CAST($2 AS text[])), 0) / 3 AS n) x,
-               generate_series(1, x.n) k
+          SELECT CAST(u.p AS %1$s), CAST(u.i AS float8), CAST(u.s AS float8)
+          FROM (SELECT CAST($2 AS text[]) AS a) x,
+               ROWS FROM (unnest(x.a[1:1][:]), unnest(x.a[2:2][:]), unnest(x.a[3:3][:])) u(p, i, s)
         $sql$, c.key_type),
-        coalesce(mates.terms, '{}')::text, n_rows, tau, max_rd, history, player_column, rating_column,
+        CASE WHEN mates.terms[1][1] IS NULL THEN '{}' ELSE mates.terms::text END, n_rows, tau, max_rd, history, player_column, rating_column,
         games_form => 'terms');
       PERFORM glicko2_internal.glicko2_teammates_write(teammates, ratings, player_column, rating_column, c.key_type,
                                                       mates.pair_a, mates.pair_b, mates.correlation, mates.n_stored,

@@ -207,6 +207,7 @@ typedef struct Work
 	int			n_pair;
 	int		   *degree;			/* per player: his pairs */
 	int		   *partner_pair;	/* per player: GLICKO_MATES_MAX_PAIRS pair indexes */
+	GlickoSums *sums;			/* per player: today's terms of his sides, summed */
 } Work;
 
 /* The stored covariance of a and b on the Glicko-2 scale, or 0. */
@@ -219,8 +220,9 @@ stored_covariance(const Work *w, int a, int b)
 }
 
 /*
- * Reads the matches: each one's teams and today's terms (into out->terms:
- * every side), the rows' a and (a phi)^2.  Checks what the close refuses.
+ * Reads the matches: each one's teams and today's terms (each player's
+ * sides summed into w->sums as the close's pass sums them), the rows' a and
+ * (a phi)^2.  Checks what the close refuses.
  */
 static GlickoMatesStatus
 read_matches(Work *w, GlickoMatesResult *out)
@@ -229,7 +231,6 @@ read_matches(Work *w, GlickoMatesResult *out)
 	const GlickoMatesEnv *env = w->env;
 	int		   *seen = env->alloc(sizeof(int) * (in->n_players > 0 ? in->n_players : 1));
 	int			largest = 1;
-	size_t		sides = 0;
 
 	/* Sizes first: the largest match, the number of matches and teams. */
 	for (int r = 0, start = 0; r <= in->n_rows; r++)
@@ -245,7 +246,6 @@ read_matches(Work *w, GlickoMatesResult *out)
 				w->n_matches++;
 				w->n_teams += k;
 				largest = r - start > largest ? r - start : largest;
-				sides += (size_t) (r - start) * (k - 1);
 			}
 			start = r;
 		}
@@ -254,8 +254,7 @@ read_matches(Work *w, GlickoMatesResult *out)
 	w->row_a = env->alloc(sizeof(double) * (in->n_rows + 1));
 	w->row_x2 = env->alloc(sizeof(double) * (in->n_rows + 1));
 	w->row_team_of = env->alloc(sizeof(int) * (in->n_rows + 1));
-	out->terms = env->alloc(sizeof(GlickoMatesTerm) * (sides + 1));
-	out->n_terms = 0;
+	w->sums = env->alloc(sizeof(GlickoSums) * (in->n_players + 1));
 
 	{
 		int		   *team = env->alloc(sizeof(int) * largest);
@@ -332,11 +331,7 @@ read_matches(Work *w, GlickoMatesResult *out)
 			match.advantage = in->advantage;
 			glicko_team_prepare(&match, doubles, ints, &work);
 			while (glicko_team_next(&work, &cursor, &side))
-			{
-				out->terms[out->n_terms].player = in->row_player[start + side.player];
-				out->terms[out->n_terms].terms = side.terms;
-				out->n_terms++;
-			}
+				glicko_add_terms(&w->sums[in->row_player[start + side.player]], &side.terms);
 			w->matches[m].first_team = t;
 			w->matches[m].n_teams = k;
 			w->matches[m].lambda = work.lambda;
@@ -513,6 +508,29 @@ choose_pairs(Work *w, GlickoMatesResult *out)
 }
 
 /*
+ * The terms of the game (t, u) for a strength of t's side (d/dmu of D = 1),
+ * the variance of the players not modelled, out = sum a^2 phi^2, folded
+ * into h as g() folds an opponent's: h = 1 / sqrt(s^2 + 3 out / pi^2), D as
+ * team.c's team_z (the teams' edges included).
+ */
+static GlickoTerms
+game_terms(const MatesTeam *tt, const MatesTeam *tu, double out)
+{
+	double		h = 1.0 / sqrt((tt->totals.w + tu->totals.w) / 2.0 + 3.0 * out / PI_SQUARED),
+				gap = (tt->totals.strength - tu->totals.strength) -
+		GLICKO2_CENTRE * (tt->totals.w - tu->totals.w) + (tt->totals.edge - tu->totals.edge),
+				z;
+
+	if (isfinite(gap))
+		z = h * gap / GLICKO2_SCALE;
+	else
+		z = h * ((tt->totals.strength_scaled - tu->totals.strength_scaled) -
+				 GLICKO2_CENTRE / GLICKO2_SCALE * (tt->totals.w - tu->totals.w) +
+				 (tt->totals.edge - tu->totals.edge) / GLICKO2_SCALE);
+	return glicko2_terms_gz(h, z, glicko_place_score(tt->place, tu->place));
+}
+
+/*
  * Player i's neighbourhood solve.  Returns false (today's terms stand) when
  * a number is out of range.
  */
@@ -563,29 +581,35 @@ solve(Work *w, int i, int *match_buf, GlickoTerms *effective, double *correlatio
 					S[x * n + y] = tries == 64 ? 0.0 : S[x * n + y] / 2.0;
 	}
 
-	/* The members' matches, each once, in order. */
+	/*
+	 * Each member's games alone are today's terms (h folds everyone but
+	 * him): his summed sides.  Only a match where two members play differs:
+	 * there each game's individual terms are replaced by the rank-one term.
+	 */
+	for (int x = 0; x < n; x++)
+	{
+		P[x * n + x] += w->sums[N[x]].information;
+		g[x] += w->sums[N[x]].surprise;
+	}
 	for (int k = 0; k < n; k++)
 		for (int q = w->player_start[N[k]]; q < w->player_start[N[k] + 1]; q++)
 			match_buf[n_matches++] = w->player_match[q];
 	qsort(match_buf, n_matches, sizeof(int), compare_int);
 
-	for (int k = 0; k < n_matches; k++)
+	for (int k = 1; k < n_matches; k++)
 	{
 		const MatesMatch *mm = &w->matches[match_buf[k]];
 
-		if (k > 0 && match_buf[k] == match_buf[k - 1])
-			continue;
+		if (match_buf[k] != match_buf[k - 1] || (k > 1 && match_buf[k - 2] == match_buf[k]))
+			continue;			/* (each match of two members or more, once) */
 		for (int t = mm->first_team; t < mm->first_team + mm->n_teams; t++)
 			for (int u = t + 1; u < mm->first_team + mm->n_teams; u++)
 			{
 				const MatesTeam *tt = &w->teams[t],
 						   *tu = &w->teams[u];
 				double		c[NMAX] = {0},
-							out = 0.0,
-							h,
-							gap,
-							z,
-							score;
+							x2[NMAX] = {0},
+							out = 0.0;
 				bool		in_n = false;
 				GlickoTerms terms;
 
@@ -605,30 +629,31 @@ solve(Work *w, int i, int *match_buf, GlickoTerms *effective, double *correlatio
 						else
 						{
 							c[x] += side == 0 ? w->row_a[q] : -w->row_a[q];
+							x2[x] = w->row_x2[q];
 							in_n = true;
 						}
 					}
 				}
 				if (!in_n)
 					continue;
-				h = 1.0 / sqrt((tt->totals.w + tu->totals.w) / 2.0 + 3.0 * out / PI_SQUARED);
-				/* D as team.c's team_z, the teams' edges included */
-				gap = (tt->totals.strength - tu->totals.strength) -
-					GLICKO2_CENTRE * (tt->totals.w - tu->totals.w) +
-					(tt->totals.edge - tu->totals.edge);
-				if (isfinite(gap))
-					z = h * gap / GLICKO2_SCALE;
-				else
-					z = h * ((tt->totals.strength_scaled - tu->totals.strength_scaled) -
-							 GLICKO2_CENTRE / GLICKO2_SCALE * (tt->totals.w - tu->totals.w) +
-							 (tt->totals.edge - tu->totals.edge) / GLICKO2_SCALE);
-				score = glicko_place_score(tt->place, tu->place);
-				terms = glicko2_terms_gz(h, z, score);
+				terms = game_terms(tt, tu, out);
 				for (int x = 0; x < n; x++)
 				{
+					double		rest = out;
+					GlickoTerms own;
+
 					g[x] += mm->lambda * terms.surprise * c[x];
 					for (int y = 0; y < n; y++)
 						P[x * n + y] += mm->lambda * terms.information * c[x] * c[y];
+					if (c[x] == 0.0)
+						continue;
+					/* his individual terms of this game, already in his sums */
+					for (int y = 0; y < n; y++)
+						if (y != x)
+							rest += x2[y];
+					own = game_terms(tt, tu, rest);
+					g[x] -= mm->lambda * own.surprise * c[x];
+					P[x * n + x] -= mm->lambda * own.information * c[x] * c[x];
 				}
 			}
 	}
@@ -721,34 +746,26 @@ glicko_mates_period(const GlickoMatesPeriod *in, const GlickoMatesEnv *env,
 	}
 	env->release(match_buf);
 
-	/* The terms: today's sides of every player not rated jointly, then one
-	 * row of effective sums for each who was. */
-	{
-		int			kept = 0;
-		int			n_joint = 0;
-
-		for (int k = 0; k < out->n_terms; k++)
-			if (!joint[out->terms[k].player])
-				out->terms[kept++] = out->terms[k];
-		for (int p = 0; p < in->n_players; p++)
-			n_joint += joint[p];
-		if (kept + n_joint > out->n_terms)
+	/*
+	 * The terms, one row a player with games: today's sums (the double the
+	 * pass's double-double sum of his sides rounds to, which one row gives
+	 * it again), or the effective sums of his neighbourhood.
+	 */
+	out->terms = env->alloc(sizeof(GlickoMatesTerm) * (in->n_players + 1));
+	out->n_terms = 0;
+	for (int p = 0; p < in->n_players; p++)
+		if (w.sums[p].games > 0)
 		{
-			GlickoMatesTerm *terms = env->alloc(sizeof(GlickoMatesTerm) * (kept + n_joint));
-
-			memcpy(terms, out->terms, sizeof(GlickoMatesTerm) * kept);
-			env->release(out->terms);
-			out->terms = terms;
-		}
-		for (int p = 0; p < in->n_players; p++)
+			out->terms[out->n_terms].player = p;
 			if (joint[p])
+				out->terms[out->n_terms].terms = effective[p];
+			else
 			{
-				out->terms[kept].player = p;
-				out->terms[kept].terms = effective[p];
-				kept++;
+				out->terms[out->n_terms].terms.information = w.sums[p].information;
+				out->terms[out->n_terms].terms.surprise = w.sums[p].surprise;
 			}
-		out->n_terms = kept;
-	}
+			out->n_terms++;
+		}
 
 	/* The store after the period. */
 	out->pairs = env->alloc(sizeof(GlickoMatesPair) * (w.n_pair + 1));
@@ -813,5 +830,6 @@ glicko_mates_period(const GlickoMatesPeriod *in, const GlickoMatesEnv *env,
 	env->release(w.pairs);
 	env->release(w.degree);
 	env->release(w.partner_pair);
+	env->release(w.sums);
 	return GLICKO_MATES_OK;
 }

@@ -10,7 +10,8 @@
  *     (him and his pairs), prior diag(phi^2 + sigma^2) with the stored
  *     covariances, every team-pair game of a member a rank-one information
  *     term; his effective Step 3/4 sums are what that step gives him;
- *   - a player without pairs: today's terms (src/core/team.c), bit for bit;
+ *   - a player without pairs: today's terms (src/core/team.c), summed as the
+ *     close's pass sums them (double-double), so the same bits;
  *   - the pairs' new correlations, pruned below GLICKO_MATES_PRUNE and bounded.
  *
  * Plain C99 with libm, nothing of PostgreSQL.  Players are numbered
@@ -88,7 +89,7 @@ typedef struct GlickoMatesPair
 
 typedef struct GlickoMatesResult
 {
-	GlickoMatesTerm *terms;		/* what each player adds to his Step 3/4 sums */
+	GlickoMatesTerm *terms;		/* each player with games: his Step 3/4 sums */
 	int			n_terms;
 	GlickoMatesPair *pairs;		/* the store after the period (a < b) */
 	int			n_pairs;
