@@ -21,6 +21,23 @@
 
 PG_FUNCTION_INFO_V1(glicko2_teammates_terms);
 
+static void
+one_dimension(ArrayType *a, const char *what)
+{
+	if (ARR_NDIM(a) > 1)
+		ereport(ERROR,
+				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				errmsg("%s must have one dimension, not %d", what, ARR_NDIM(a)));
+}
+
+static void
+lengths_differ(const char *what)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+			errmsg("the %s arrays of glicko2_teammates_terms differ in length", what));
+}
+
 /* An int4, int8 or float8 array argument's elements, none NULL. */
 static int
 plain_elements(ArrayType *a, Oid type, const char *what, Datum **values)
@@ -31,8 +48,9 @@ plain_elements(ArrayType *a, Oid type, const char *what, Datum **values)
 	bool		typbyval;
 	char		typalign;
 
-	if (ARR_NDIM(a) > 1 || ARR_ELEMTYPE(a) != type)
-		elog(ERROR, "%s: a one-dimensional array expected", what);
+	if (ARR_ELEMTYPE(a) != type)
+		elog(ERROR, "%s: an array of type %u expected", what, type);
+	one_dimension(a, what);
 	get_typlenbyvalalign(type, &typlen, &typbyval, &typalign);
 	deconstruct_array(a, type, typlen, typbyval, typalign, values, &nulls, &n);
 	for (int i = 0; i < n; i++)
@@ -151,8 +169,7 @@ glicko2_teammates_terms(PG_FUNCTION_ARGS)
 		bool		typbyval;
 		char		typalign;
 
-		if (ARR_NDIM(a) > 1)
-			elog(ERROR, "ratings: a one-dimensional array expected");
+		one_dimension(a, "ratings");
 		get_typlenbyvalalign(ARR_ELEMTYPE(a), &typlen, &typbyval, &typalign);
 		deconstruct_array(a, ARR_ELEMTYPE(a), typlen, typbyval, typalign,
 						  &rating_datums, &rating_nulls, &in.n_players);
@@ -174,11 +191,11 @@ glicko2_teammates_terms(PG_FUNCTION_ARGS)
 		 plain_elements(PG_GETARG_ARRAYTYPE_P(7), FLOAT8OID, "row_weight", &values[4]) != n_rows) ||
 		(!PG_ARGISNULL(8) &&
 		 plain_elements(PG_GETARG_ARRAYTYPE_P(8), INT4OID, "row_party", &values[8]) != n_rows))
-		elog(ERROR, "glicko2_teammates_terms: the row arrays differ in length");
+		lengths_differ("row");
 	n_pairs = plain_elements(PG_GETARG_ARRAYTYPE_P(11), INT4OID, "pair_a", &values[5]);
 	if (plain_elements(PG_GETARG_ARRAYTYPE_P(12), INT4OID, "pair_b", &values[6]) != n_pairs ||
 		plain_elements(PG_GETARG_ARRAYTYPE_P(13), FLOAT8OID, "pair_covariance", &values[7]) != n_pairs)
-		elog(ERROR, "glicko2_teammates_terms: the pair arrays differ in length");
+		lengths_differ("pair");
 
 	/* The rows by match, team and player (the core reads them so). */
 	order = palloc(sizeof(RowOrder) * (n_rows + 1));
@@ -189,7 +206,10 @@ glicko2_teammates_terms(PG_FUNCTION_ARGS)
 		order[r].player = DatumGetInt32(values[2][r]);
 		order[r].row = r;
 		if (order[r].player < 0 || order[r].player >= in.n_players)
-			elog(ERROR, "glicko2_teammates_terms: row %d names player %d of %d", r, order[r].player, in.n_players);
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					errmsg("row %d of glicko2_teammates_terms names player %d, not one of its %d ratings",
+						   r + 1, order[r].player, in.n_players));
 	}
 	qsort(order, n_rows, sizeof(RowOrder), compare_rows);
 	row_match = palloc(sizeof(int) * (n_rows + 1));

@@ -100,8 +100,8 @@ CREATE TABLE h_${m} (player_id int, period int, rating glicko2_rating);
   }
 }
 
-// glicko2_fit_matches' log loss of each method (tau 0.5) on one league's
-// matches (rateWithExtension's table), or null when the extension has no such
+// glicko2_fit_matches' log loss of each method (tau 0.5, without a teammates
+// store, as rateWithExtension closes) on one league's matches (rateWithExtension's table), or null when the extension has no such
 // function; a method whose replay fails maps to its error.
 export function fitMatches(schema, methods) {
   const has = psql(`SELECT to_regproc('glicko2_fit_matches') IS NOT NULL;`).trim() === 't';
@@ -109,7 +109,7 @@ export function fitMatches(schema, methods) {
   const out = {};
   for (const m of methods) {
     try {
-      out[m] = Number(psql(`SELECT log_loss FROM glicko2_fit_matches('${schema}.matches', ARRAY['${m}'], '{0.5}');`).trim());
+      out[m] = Number(psql(`SELECT log_loss FROM glicko2_fit_matches('${schema}.matches', ARRAY['${m}'], '{0.5}', teammates => false);`).trim());
     } catch (e) {
       out[m] = e.message;
     }
@@ -122,7 +122,8 @@ export function fitMatches(schema, methods) {
 // (rateWithExtension's table); returns { best, losses: {max_rd: log loss} }.
 export function fitPrior(schema, method, through, candidates) {
   const out = psql(`CREATE OR REPLACE VIEW ${schema}.fit_window AS SELECT * FROM ${schema}.matches WHERE period <= ${through};
-SELECT max_rd, log_loss, best FROM glicko2_fit_matches('${schema}.fit_window', ARRAY['${method}'], '{0.5}', '{${candidates.join(',')}}');`);
+SELECT max_rd, log_loss, best FROM glicko2_fit_matches('${schema}.fit_window', ARRAY['${method}'], '{0.5}', '{${candidates.join(',')}}',
+                                                 teammates => false);`);
   const losses = {};
   let best = null;
   for (const line of out.trim().split('\n')) {
