@@ -21,6 +21,7 @@ SQL_PARTS = \
 	sql/matches.sql \
 	sql/live.sql \
 	sql/read.sql \
+	sql/league.sql \
 	sql/evaluate.sql \
 	sql/replay.sql \
 	sql/matchmaking.sql
@@ -47,7 +48,7 @@ REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 ISOLATION = $(patsubst test/specs/%.spec,%,$(sort $(wildcard test/specs/*.spec)))
 ISOLATION_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 
-EXTRA_CLEAN = test/unit/math_test test/unit/matchmaking_test test/unit/team_test src/core/.postgres-free
+EXTRA_CLEAN = test/unit/math_test test/unit/matchmaking_test test/unit/team_test test/unit/league_test src/core/.postgres-free
 
 # errno is never read here: without it sqrt is one instruction, not a call
 # guarded by a test for negative arguments (same results; bench/).
@@ -103,6 +104,10 @@ test/unit/math_test: test/unit/math_test.c test/unit/check.h src/core/glicko_mat
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
 		test/unit/math_test.c src/core/glicko_math.c -lm
 
+test/unit/league_test: test/unit/league_test.c test/unit/check.h src/core/league_math.c src/core/league_math.h src/core/glicko_math.h
+	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
+		test/unit/league_test.c src/core/league_math.c -lm
+
 test/unit/team_test: test/unit/team_test.c test/unit/check.h src/core/team.c src/core/team.h src/core/glicko_math.c src/core/glicko_math.h
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
 		test/unit/team_test.c src/core/team.c src/core/glicko_math.c -lm
@@ -111,10 +116,11 @@ test/unit/matchmaking_test: test/unit/matchmaking_test.c test/unit/check.h src/c
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Isrc -o $@ \
 		test/unit/matchmaking_test.c src/core/matchmaking_math.c src/core/team.c src/core/glicko_math.c -lm
 
-unittest: test/unit/math_test test/unit/matchmaking_test test/unit/team_test
+unittest: test/unit/math_test test/unit/matchmaking_test test/unit/team_test test/unit/league_test
 	test/unit/math_test
 	test/unit/matchmaking_test
 	test/unit/team_test
+	test/unit/league_test
 
 .PHONY: unittest
 

@@ -1,5 +1,6 @@
 ------------------------------------------------------------------------------
--- The record of closes (glicko2_closes), one row per period closed
+-- The record of closes (glicko2_closes), one row per period closed, and of
+-- season resets (glicko2_season_resets, sql/league.sql)
 ------------------------------------------------------------------------------
 
 -- One row per (ratings table, period) closed.  The primary key makes a
@@ -66,6 +67,67 @@ COMMENT ON POLICY glicko2_closes_forget ON glicko2_closes IS
   'glicko2_forget_dropped deletes the closes of a dropped ratings table: allowed to every role';
 GRANT DELETE ON glicko2_closes TO PUBLIC;
 
+-- One row per (ratings table, season) reset.  The primary key makes a
+-- season reset at most once; the unique reset_number (1, 2, ... per ratings
+-- table) makes two resets that saw the same history collide, even where a
+-- snapshot could not see the other one; after_close places the reset among
+-- the closes of glicko2_closes.
+CREATE TABLE glicko2_season_resets (
+  ratings      regclass    NOT NULL,
+  season       text        NOT NULL,
+  reset_number bigint      NOT NULL CHECK (reset_number > 0),
+  after_close  bigint      NOT NULL CHECK (after_close >= 0),
+  after_period text,
+  reset_at     timestamptz NOT NULL,
+  reset_by     name        NOT NULL,
+  players      bigint      NOT NULL CHECK (players >= 0),
+  raised       bigint      NOT NULL CHECK (raised >= 0),
+  mean         float8,
+  keep         float8      NOT NULL CHECK (keep >= 0 AND keep <= 1),
+  rd           float8      NOT NULL CHECK (rd >= 0),
+  volatility   float8,
+  toward       float8,
+  history      regclass,
+  PRIMARY KEY (ratings, season),
+  UNIQUE (ratings, reset_number)
+);
+COMMENT ON TABLE glicko2_season_resets IS
+  'Record of every season reset (glicko2_season_reset): one row per (ratings table, season), in order by reset_number, placed among the closes of glicko2_closes by after_close; dumped by pg_dump';
+COMMENT ON COLUMN glicko2_season_resets.ratings IS 'The ratings table reset';
+COMMENT ON COLUMN glicko2_season_resets.season IS 'The season that ended, as text of the season argument''s type';
+COMMENT ON COLUMN glicko2_season_resets.reset_number IS '1 for the first reset of this ratings table, then 2, 3, ...';
+COMMENT ON COLUMN glicko2_season_resets.after_close IS 'close_number in glicko2_closes of the last close of this ratings table before the reset (0: none); the next close rates from the reset ratings';
+COMMENT ON COLUMN glicko2_season_resets.after_period IS 'The period of that close (NULL: none)';
+COMMENT ON COLUMN glicko2_season_resets.reset_at IS 'When the reset ran (clock time at its end; it is visible from its commit)';
+COMMENT ON COLUMN glicko2_season_resets.reset_by IS 'The role that ran the reset';
+COMMENT ON COLUMN glicko2_season_resets.players IS 'Ratings reset: every non-NULL rating of the table';
+COMMENT ON COLUMN glicko2_season_resets.raised IS 'Ratings whose RD was below rd and raised to it';
+COMMENT ON COLUMN glicko2_season_resets.mean IS 'The rating every rating was pulled toward: toward, or else the mean of the non-NULL ratings before the reset (NULL: there were none)';
+COMMENT ON COLUMN glicko2_season_resets.keep IS 'Share of each rating''s distance from mean kept (1: unchanged, 0: at mean)';
+COMMENT ON COLUMN glicko2_season_resets.rd IS 'RD raised to at least this';
+COMMENT ON COLUMN glicko2_season_resets.volatility IS 'Volatility every rating was set to (NULL: kept)';
+COMMENT ON COLUMN glicko2_season_resets.toward IS 'The fixed rating pulled toward, if given (NULL: the league''s mean)';
+COMMENT ON COLUMN glicko2_season_resets.history IS 'The table the season''s final ratings were written to (NULL: none)';
+
+SELECT pg_catalog.pg_extension_config_dump('glicko2_season_resets', '');
+
+-- As glicko2_closes: anyone may read; a row may be added only by a role that
+-- may update the ratings table it names; the rows of a dropped ratings
+-- table may be deleted by anyone (glicko2_forget_dropped).
+ALTER TABLE glicko2_season_resets ENABLE ROW LEVEL SECURITY;
+CREATE POLICY glicko2_season_resets_read ON glicko2_season_resets FOR SELECT USING (true);
+COMMENT ON POLICY glicko2_season_resets_read ON glicko2_season_resets IS
+  'Every role may read the record of resets';
+CREATE POLICY glicko2_season_resets_record ON glicko2_season_resets FOR INSERT
+  WITH CHECK (pg_catalog.has_table_privilege(ratings::pg_catalog.oid, 'UPDATE'));
+COMMENT ON POLICY glicko2_season_resets_record ON glicko2_season_resets IS
+  'glicko2_season_reset records a reset: allowed to roles that may update the ratings table';
+CREATE POLICY glicko2_season_resets_forget ON glicko2_season_resets FOR DELETE
+  USING (NOT EXISTS (SELECT FROM pg_catalog.pg_class r WHERE r.oid OPERATOR(pg_catalog.=) ratings::pg_catalog.oid));
+COMMENT ON POLICY glicko2_season_resets_forget ON glicko2_season_resets IS
+  'glicko2_forget_dropped deletes the resets of a dropped ratings table: allowed to every role';
+GRANT SELECT, INSERT, DELETE ON glicko2_season_resets TO PUBLIC;
+
 CREATE FUNCTION glicko2_internal.glicko2_forget_dropped()
   RETURNS event_trigger
   LANGUAGE plpgsql
@@ -76,11 +138,15 @@ BEGIN
   WHERE c.ratings::oid IN (SELECT d.objid FROM pg_event_trigger_dropped_objects() d
                            WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
                              AND d.object_type IN ('table', 'foreign table'));
+  DELETE FROM @extschema@.glicko2_season_resets s
+  WHERE s.ratings::oid IN (SELECT d.objid FROM pg_event_trigger_dropped_objects() d
+                           WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
+                             AND d.object_type IN ('table', 'foreign table'));
 END
 $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_forget_dropped() IS
-  'Event trigger function (sql_drop): deletes from glicko2_closes the closes of every dropped ratings table';
+  'Event trigger function (sql_drop): deletes from glicko2_closes and glicko2_season_resets the closes and resets of every dropped ratings table';
 CREATE EVENT TRIGGER glicko2_forget_dropped ON sql_drop
   EXECUTE FUNCTION glicko2_internal.glicko2_forget_dropped();
 COMMENT ON EVENT TRIGGER glicko2_forget_dropped IS
-  'Deletes the closes of dropped ratings tables (glicko2_forget_dropped)';
+  'Deletes the closes and season resets of dropped ratings tables (glicko2_forget_dropped)';

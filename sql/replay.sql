@@ -52,6 +52,8 @@ DECLARE
   period_type regtype;
   p text;
   key_type regtype;
+  pending text[];
+  redo text[];
 BEGIN
   IF ratings IS NULL OR games IS NULL THEN
     RAISE EXCEPTION 'ratings and games must not be NULL' USING ERRCODE = '22004';
@@ -74,6 +76,14 @@ BEGIN
     PERFORM glicko2_internal.glicko2_empty(history, 'emptying the history for glicko2_replay');
   END IF;
   DELETE FROM @extschema@.glicko2_closes c WHERE c.ratings = glicko2_replay.ratings;
+  -- Season resets are applied again after the period they followed; those
+  -- the rebuild does not reach are forgotten, as its closes are.
+  SELECT coalesce(array_agg(s.season), '{}') INTO pending FROM @extschema@.glicko2_season_resets s
+  WHERE s.ratings = glicko2_replay.ratings;
+  redo := ARRAY(SELECT s.season FROM @extschema@.glicko2_season_resets s
+                WHERE s.ratings = glicko2_replay.ratings AND s.after_period IS NULL);
+  PERFORM glicko2_internal.glicko2_season_redo(ratings, redo, 0, NULL, player_column, rating_column);
+  pending := ARRAY(SELECT unnest(pending) EXCEPT SELECT unnest(redo));
 
   FOR p IN EXECUTE format(
       'SELECT CAST(u.p AS text) FROM (SELECT DISTINCT %1$I AS p FROM %2$s) u
@@ -85,7 +95,17 @@ BEGIN
       USING ratings, games, p, tau, max_rd, history, player_column, rating_column,
             period_column, game_player_column, opponent_column, score_column, unguarded,
             advantage, home_column;
+    redo := ARRAY(SELECT s.season FROM @extschema@.glicko2_season_resets s
+                  WHERE s.ratings = glicko2_replay.ratings AND s.after_period = p AND s.season = ANY (pending));
+    IF cardinality(redo) > 0 THEN
+      PERFORM glicko2_internal.glicko2_season_redo(ratings, redo,
+                (SELECT max(c.close_number) FROM @extschema@.glicko2_closes c WHERE c.ratings = glicko2_replay.ratings),
+                p, player_column, rating_column);
+      pending := ARRAY(SELECT unnest(pending) EXCEPT SELECT unnest(redo));
+    END IF;
   END LOOP;
+  DELETE FROM @extschema@.glicko2_season_resets s
+  WHERE s.ratings = glicko2_replay.ratings AND s.season = ANY (pending);
 END
 $$;
 COMMENT ON PROCEDURE glicko2_replay(regclass, regclass, float8, float8, regclass, text, name, name, name, name, name, name, boolean, float8, name) IS
@@ -198,12 +218,22 @@ BEGIN
   WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= first_number;
   DELETE FROM @extschema@.glicko2_closes c
   WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= first_number;
+  -- Season resets after the period before and after each close again, at
+  -- their places (the closes keep their numbers).
+  PERFORM glicko2_internal.glicko2_season_redo(ratings, ARRAY(
+            SELECT s.season FROM @extschema@.glicko2_season_resets s
+            WHERE s.ratings = glicko2_recompute.ratings AND s.after_close = first_number - 1),
+          first_number - 1, before, player_column, rating_column);
   FOR i IN 1 .. cardinality(periods) LOOP
     EXECUTE format('CALL @extschema@.glicko2_close_period($1, $2, CAST($3 AS %s), $4, $5, $6,
                       $7, $8, $9, $10, $11, $12, $13, $14, $15)', period_type)
       USING ratings, games, periods[i], taus[i], max_rds[i], history, player_column,
             rating_column, period_column, game_player_column, opponent_column, score_column,
             unguardeds[i], advantages[i], home_columns[i];
+    PERFORM glicko2_internal.glicko2_season_redo(ratings, ARRAY(
+              SELECT s.season FROM @extschema@.glicko2_season_resets s
+              WHERE s.ratings = glicko2_recompute.ratings AND s.after_close = first_number + i - 1),
+            first_number + i - 1, periods[i], player_column, rating_column);
   END LOOP;
 END
 $$;

@@ -72,8 +72,8 @@ glicko_live_elapsed_periods(TimestampTz from, TimestampTz to, double period_usec
 }
 
 /* An argument that must not be NULL, by name. */
-static void
-require_arg(FunctionCallInfo fcinfo, int n, const char *what)
+void
+glicko_live_require_arg(FunctionCallInfo fcinfo, int n, const char *what)
 {
 	if (PG_ARGISNULL(n))
 		ereport(ERROR,
@@ -101,13 +101,13 @@ glicko2_game_sql(PG_FUNCTION_ARGS)
 
 	glicko2_arg_or_unrated(fcinfo, 0, &player, "player");
 	glicko2_arg_or_unrated(fcinfo, 1, &opponent, "opponent");
-	require_arg(fcinfo, 2, "score");
+	glicko_live_require_arg(fcinfo, 2, "score");
 	score = PG_GETARG_FLOAT8(2);
 	glicko_check_score(score);
-	require_arg(fcinfo, 3, "tau");
+	glicko_live_require_arg(fcinfo, 3, "tau");
 	tau = PG_GETARG_FLOAT8(3);
 	glicko_check_positive(tau, "tau");
-	require_arg(fcinfo, 4, "elapsed_periods");
+	glicko_live_require_arg(fcinfo, 4, "elapsed_periods");
 	elapsed = PG_GETARG_FLOAT8(4);
 	glicko_check_nonnegative(elapsed, "elapsed_periods");
 
@@ -116,6 +116,33 @@ glicko2_game_sql(PG_FUNCTION_ARGS)
 		glicko_report_status(status, psprintf("glicko2_game of player %s",
 											  glicko2_to_cstring(&player)));
 	PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &result));
+}
+
+/*
+ * r as of time at: its RD grown by Step 6 for the periods from rated_at to
+ * at, capped at max_rd (INFINITY: no cap); rated_at NULL (never rated live):
+ * r as it is.  The one definition glicko2_rating_at and glicko2_rankable
+ * read a rating through; `fn` names the caller in errors.
+ */
+void
+glicko_live_rating_at(const Glicko2Rating *r, bool rated_at_null, TimestampTz rated_at,
+					  TimestampTz at, const Interval *period, double max_rd,
+					  Glicko2Rating *result, const char *fn)
+{
+	double		period_usecs = glicko_live_period_usecs(period);
+	GlickoStatus status;
+
+	glicko_live_check_timestamp(at, "at");
+	if (rated_at_null)
+	{
+		*result = *r;
+		return;
+	}
+	glicko_live_check_timestamp(rated_at, "rated_at");
+	status = glicko2_grown(r, glicko_live_elapsed_periods(rated_at, at, period_usecs),
+						   max_rd, result);
+	if (status != GLICKO_OK)
+		glicko_report_status(status, psprintf("%s of %s", fn, glicko2_to_cstring(r)));
 }
 
 /*
@@ -129,29 +156,15 @@ glicko2_rating_at_sql(PG_FUNCTION_ARGS)
 {
 	Glicko2Rating r,
 				result;
-	TimestampTz rated_at,
-				at;
-	double		period_usecs,
-				max_rd;
-	GlickoStatus status;
+	double		max_rd;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(2))
 		PG_RETURN_NULL();
 	glicko2_datum_get(PG_GETARG_DATUM(0), &r, "r");
-	require_arg(fcinfo, 3, "period");
-	period_usecs = glicko_live_period_usecs(PG_GETARG_INTERVAL_P(3));
+	glicko_live_require_arg(fcinfo, 3, "period");
 	max_rd = glicko_arg_max_rd(fcinfo, 4);
-	at = PG_GETARG_TIMESTAMPTZ(2);
-	glicko_live_check_timestamp(at, "at");
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &r));
-	rated_at = PG_GETARG_TIMESTAMPTZ(1);
-	glicko_live_check_timestamp(rated_at, "rated_at");
-
-	status = glicko2_grown(&r, glicko_live_elapsed_periods(rated_at, at, period_usecs),
-						   max_rd, &result);
-	if (status != GLICKO_OK)
-		glicko_report_status(status, psprintf("glicko2_rating_at of %s",
-											  glicko2_to_cstring(&r)));
+	glicko_live_rating_at(&r, PG_ARGISNULL(1), PG_ARGISNULL(1) ? 0 : PG_GETARG_TIMESTAMPTZ(1),
+						  PG_GETARG_TIMESTAMPTZ(2), PG_GETARG_INTERVAL_P(3), max_rd,
+						  &result, "glicko2_rating_at");
 	PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &result));
 }

@@ -168,6 +168,12 @@ sum_add(double *hi, double *lo, double x_hi, double x_lo)
 	two_sum(s, e, hi, lo);
 }
 
+void
+glicko_dd_add(double *hi, double *lo, double x_hi, double x_lo)
+{
+	sum_add(hi, lo, x_hi, x_lo);
+}
+
 /*
  * A team as one composite player (G. J. Williams, "Abstracting Glicko-2 for
  * Team Games", University of Cincinnati, 2013): rating, RD and volatility are

@@ -74,6 +74,10 @@ typedef struct GlickoSums
 	int64_t		games;
 } GlickoSums;
 
+/* Double-double addition of x_hi + x_lo to hi + lo: the sums of GlickoSums,
+ * whose result does not depend on the order of the terms. */
+extern void glicko_dd_add(double *hi, double *lo, double x_hi, double x_lo);
+
 /* One game's terms of the two sums. */
 typedef struct GlickoTerms
 {
