@@ -67,6 +67,19 @@ else
   cat "$log/symbols"; count "exported symbols prefixed, file-local ones static (nm)" $status
 fi
 
+# CHANGELOG.md keeps one section per version, the newest the control file's,
+# lines of at most 80 characters (tools/check-changelog.sh), and the check
+# refuses a changelog with a long line or a version told twice.
+bash tools/check-changelog.sh >"$log/changelog" 2>&1; status=$?
+{ head -n 4 CHANGELOG.md; printf '%s\n' "- $(printf 'x%.0s' $(seq 80))"; tail -n +5 CHANGELOG.md; } >"$log/long.md"
+{ cat CHANGELOG.md; sed -n '/^## /{p;q}' CHANGELOG.md; } >"$log/twice.md"
+for bad in long twice; do
+  if [ $status -eq 0 ] && bash tools/check-changelog.sh "$log/$bad.md" >>"$log/changelog" 2>&1; then
+    echo "tools/check-changelog.sh passed $bad.md"; status=1
+  fi
+done
+cat "$log/changelog"; count "CHANGELOG.md: one section per version, lines of 80 characters at most" $status
+
 echo "== unit tests of the mathematics"
 make -s unittest >"$log/unit" 2>&1; status=$?
 cat "$log/unit"; count "test/unit/math_test" $status
