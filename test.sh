@@ -80,6 +80,17 @@ for bad in long twice; do
 done
 cat "$log/changelog"; count "CHANGELOG.md: one section per version, lines of 80 characters at most" $status
 
+# CONTRIBUTING.md names every test of test/ and no other
+# (tools/check-contributing.sh), and the check refuses a test it does not name.
+bash tools/check-contributing.sh >"$log/contributing" 2>&1; status=$?
+mkdir -p "$log/planted_tests"
+cp -r test/sql test/specs test/shell test/unit "$log/planted_tests/"
+printf -- '-- planted\n' >"$log/planted_tests/sql/planted_unnamed.sql"
+if [ $status -eq 0 ] && bash tools/check-contributing.sh CONTRIBUTING.md "$log/planted_tests" >>"$log/contributing" 2>&1; then
+  echo "tools/check-contributing.sh passed a test CONTRIBUTING.md does not name"; status=1
+fi
+cat "$log/contributing"; count "CONTRIBUTING.md names every test of test/" $status
+
 echo "== unit tests of the mathematics"
 make -s unittest >"$log/unit" 2>&1; status=$?
 cat "$log/unit"; count "test/unit/math_test" $status
