@@ -126,12 +126,16 @@ unittest: test/unit/math_test test/unit/matchmaking_test test/unit/team_test tes
 
 # META.json (PGXN, semantic version X.Y.0) and debian/changelog repeat the
 # control file's version; META.json's PostgreSQL prerequisite is the oldest
-# major src/compat.h accepts.  Keep them equal.
+# major src/compat.h accepts; the file META.json says provides the extension
+# exists; LICENSE is the licence debian/copyright gives.  Keep them equal.
 OLDEST_PG = $(shell sed -n 's/^\#if PG_VERSION_NUM < \([0-9]*\)0000$$/\1/p' src/compat.h)
 metacheck:
 	@test "$$(grep -c '"version": "$(EXTVERSION).0"' META.json)" -ge 2 || { echo "META.json version differs from $(EXTVERSION).0"; exit 1; }
 	@head -1 debian/changelog | grep -q '^$(EXTENSION) ($(EXTVERSION))' || { echo "debian/changelog version differs from $(EXTVERSION)"; exit 1; }
 	@grep -q '"PostgreSQL": "$(OLDEST_PG).0.0"' META.json || { echo "META.json PostgreSQL prerequisite differs from $(OLDEST_PG).0.0 (src/compat.h)"; exit 1; }
+	@test -f "$$(sed -n 's/.*"file": *"\([^"]*\)".*/\1/p' META.json)" || { echo "META.json provides a file that does not exist"; exit 1; }
+	@test "$$(tail -n +3 LICENSE | sed -e 's/^$$/./' -e 's/^/ /')" = "$$(awk '/^License: PostgreSQL$$/ {on = 1; next} on && /^ / {print; next} on {exit}' debian/copyright)" || \
+	  { echo "LICENSE differs from the licence in debian/copyright"; exit 1; }
 
 # The PGXN archive: what git tracks at HEAD, in glicko2-X.Y.0/.
 dist: metacheck
