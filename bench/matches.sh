@@ -56,8 +56,9 @@ sql <<'SQL'
 \pset footer off
 \echo 'Closes of one period: median seconds and the ratio to glicko2_close_period'
 WITH m AS (
-  SELECT settings, split_part(close, '(', 1) || coalesce(' ' || substring(close FROM '''(\w+)''[,)]'), '')
-                   || CASE WHEN close LIKE '%party_column%' THEN ' + parties' ELSE '' END AS close,
+  SELECT settings, split_part(close, '(', 1) || coalesce(' ' || substring(close FROM '1, ''(\w+)'''), '')
+                   || CASE WHEN close LIKE '%party_column%' THEN ' + parties' ELSE '' END
+                   || CASE WHEN close LIKE '%teammates%' THEN ' + teammates' ELSE '' END AS close,
          percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) AS median, count(*) AS runs
   FROM timings GROUP BY 1, 2)
 SELECT m.settings, m.close, m.runs, round(m.median::numeric, 2) AS seconds,
@@ -71,6 +72,13 @@ SELECT p.settings, count(*) AS runs,
 FROM timings p JOIN timings s ON s.settings = p.settings AND s.run = p.run
                               AND s.close = 'glicko2_close_matches(''ratings'', ''matches'', 1, ''sum'')'
 WHERE p.close LIKE '%party_column%' GROUP BY p.settings ORDER BY p.settings;
+\echo '''sum'' with a teammates store against ''sum'' without, paired by run:'
+SELECT p.settings, count(*) AS runs,
+       round((percentile_cont(0.5) WITHIN GROUP (ORDER BY p.seconds / s.seconds))::numeric, 3) AS median_ratio,
+       round(min(p.seconds / s.seconds)::numeric, 3) AS least, round(max(p.seconds / s.seconds)::numeric, 3) AS most
+FROM timings p JOIN timings s ON s.settings = p.settings AND s.run = p.run
+                              AND s.close = 'glicko2_close_matches(''ratings'', ''matches'', 1, ''sum'')'
+WHERE p.close LIKE '%teammates%' GROUP BY p.settings ORDER BY p.settings;
 \echo 'Game sides each close rates (one row per player per opponent):'
 SELECT 'glicko2_close_period' AS close, 2 * count(*) AS sides FROM games WHERE period = 1
 UNION ALL
