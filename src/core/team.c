@@ -118,33 +118,55 @@ team_sum(const GlickoTeamWork *w, int t, const double *values, int skip)
 	return sorted_sum(w->scratch, n);
 }
 
-/* Each team's edge (team.h): parties counted by their players in the match. */
+/*
+ * The sum of a over the players of one team (who[0..n-1], or 0..n-1 when who
+ * is NULL) whose party label two or more of them share (party[i] >= 0; its
+ * labels index party_size).  tmp: n doubles.
+ */
+static double
+party_weight(const int *party, const double *a, const int *who, int n,
+			 int *party_size, double *tmp)
+{
+	int			members = 0;
+
+	if (party == NULL)
+		return 0.0;
+	for (int k = 0; k < n; k++)
+	{
+		int			i = who ? who[k] : k;
+
+		if (party[i] >= 0)
+			party_size[party[i]] = 0;
+	}
+	for (int k = 0; k < n; k++)
+	{
+		int			i = who ? who[k] : k;
+
+		if (party[i] >= 0)
+			party_size[party[i]]++;
+	}
+	for (int k = 0; k < n; k++)
+	{
+		int			i = who ? who[k] : k;
+
+		if (party[i] >= 0 && party_size[party[i]] >= 2)
+			tmp[members++] = a[i];
+	}
+	return sorted_sum(tmp, members);
+}
+
+/* Each team's edge (team.h). */
 static void
 team_edges(GlickoTeamWork *w)
 {
 	const GlickoTeamMatch *match = w->match;
-	const int  *party = match->party;
 
-	for (int i = 0; i < match->n_players; i++)
-		w->party_size[i] = 0;
-	if (party)
-		for (int i = 0; i < match->n_players; i++)
-			if (party[i] >= 0)
-				w->party_size[party[i]]++;
 	for (int t = 0; t < match->n_teams; t++)
-	{
-		int			n = 0;
-
-		for (int m = w->team_start[t]; m < w->team_start[t + 1]; m++)
-		{
-			int			i = w->members[m];
-
-			if (party && party[i] >= 0 && w->party_size[party[i]] >= 2)
-				w->scratch[n++] = w->a[i];
-		}
-		w->edge[t] = glicko_team_edge(&match->advantage, sorted_sum(w->scratch, n),
+		w->edge[t] = glicko_team_edge(&match->advantage,
+									 party_weight(match->party, w->a, &w->members[w->team_start[t]],
+												  w->team_start[t + 1] - w->team_start[t],
+												  w->party_size, w->scratch),
 									 w->share_sum[t]);
-	}
 }
 
 void
@@ -412,7 +434,6 @@ team_totals(GlickoTeamMethod method, const Glicko2Rating *r, const double *share
 			double *a, double *tmp, int *party_size, GlickoTeamTotals *out, double *largest)
 {
 	double		share_sum;
-	int			members = 0;
 
 	for (int i = 0; i < n; i++)
 		tmp[i] = share ? share[i] : 1.0;
@@ -434,19 +455,8 @@ team_totals(GlickoTeamMethod method, const Glicko2Rating *r, const double *share
 	for (int i = 0; i < n; i++)
 		tmp[i] = a[i] * (r[i].rating / GLICKO2_SCALE);
 	out->strength_scaled = sorted_sum(tmp, n);
-	out->edge = 0.0;
-	if (adv == NULL)
-		return;
-	for (int i = 0; i < n; i++)
-		party_size[i] = 0;
-	if (party)
-		for (int i = 0; i < n; i++)
-			if (party[i] >= 0)
-				party_size[party[i]]++;
-	for (int i = 0; i < n; i++)
-		if (party && party[i] >= 0 && party_size[party[i]] >= 2)
-			tmp[members++] = a[i];
-	out->edge = glicko_team_edge(adv, sorted_sum(tmp, members), share_sum);
+	out->edge = adv ? glicko_team_edge(adv, party_weight(party, a, NULL, n, party_size, tmp),
+									   share_sum) : 0.0;
 }
 
 /* 3 (a phi / scale)^2 of every player of both teams, added in ascending order. */
