@@ -275,12 +275,12 @@ FROM edge150;
 -- shrinks every prediction, and a larger edge makes up for it).
 SELECT party_advantage AS fitted, abs(party_advantage - 150) <= 0.25 * 150 AS within_25_percent
 FROM glicko2_fit_matches('edge150', '{sum}', '{0.5}', '{200}',
-                         party_advantages => (SELECT array_agg(x) FROM generate_series(0, 300, 15) x),
+                         party_advantages => (SELECT array_agg(x) FROM generate_series(0, 300, 25) x),
                          party_column => 'party')
 WHERE best;
 SELECT f.party_advantage AS fitted, f.log_loss - z.log_loss <= 0.001 AS costs_at_most_0_001
 FROM glicko2_fit_matches('no_edge', '{sum}', '{0.5}', '{200}',
-                         party_advantages => (SELECT array_agg(x) FROM generate_series(0, 300, 15) x),
+                         party_advantages => (SELECT array_agg(x) FROM generate_series(0, 300, 25) x),
                          party_column => 'party') f,
      glicko2_fit_matches('no_edge', '{sum}', '{0.5}', '{200}') z
 WHERE f.best;
