@@ -137,7 +137,7 @@ done
 printf '%-34s %4s %7s %10s %10s %6s   %9s %9s %6s\n' settings rows clients "plain m/s" "live m/s" ratio \
   "plain CPU" "live CPU" ratio
 for line in "${results[@]}"; do
-  IFS=: read -r name rows clients plain plain_cpu _ _ _ _ _ _ live live_cpu <<<"$line"
+  IFS=: read -r name rows clients plain plain_cpu _ _ _ _ _ _ live live_cpu _ <<<"$line"
   printf '%-34s %4s %7s %10.0f %10.0f %6.2f   %7.0fus %7.0fus %6.2f\n' "$name" "$rows" "$clients" \
     "$plain" "$live" "$(awk -v p="$plain" -v l="$live" 'BEGIN {print p / l}')" "$plain_cpu" "$live_cpu" \
     "$(awk -v p="$plain_cpu" -v l="$live_cpu" 'BEGIN {print l / p}')"
@@ -162,7 +162,7 @@ echo "key order; that locks them and rewrites each once by TID; and glicko2_rate
 printf '%-34s %4s %7s %9s %15s %15s %15s %15s\n' settings rows clients plain "no-op" "lock" \
   "lock + write" "live"
 for line in "${results[@]}"; do
-  IFS=: read -r name rows clients _ plain_cpu _ noop_cpu _ lock_cpu _ write_cpu _ live_cpu <<<"$line"
+  IFS=: read -r name rows clients _ plain_cpu _ noop_cpu _ lock_cpu _ write_cpu _ live_cpu _ <<<"$line"
   printf '%-34s %4s %7s %7.0fus' "$name" "$rows" "$clients" "$plain_cpu"
   for cpu in "$noop_cpu" "$lock_cpu" "$write_cpu" "$live_cpu"; do
     printf ' %7.0fus %5.2f' "$cpu" "$(awk -v p="$plain_cpu" -v c="$cpu" 'BEGIN {print c / p}')"
@@ -171,7 +171,7 @@ for line in "${results[@]}"; do
 done
 echo "matches per second (and plain / each):"
 for line in "${results[@]}"; do
-  IFS=: read -r name rows clients plain _ noop _ lock _ write _ live _ <<<"$line"
+  IFS=: read -r name rows clients plain _ noop _ lock _ write _ live _ _ <<<"$line"
   printf '%-34s %4s %7s %9.0f' "$name" "$rows" "$clients" "$plain"
   for tps in "$noop" "$lock" "$write" "$live"; do
     printf ' %9.0f %5.2f' "$tps" "$(awk -v p="$plain" -v t="$tps" 'BEGIN {print p / t}')"
