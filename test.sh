@@ -65,6 +65,23 @@ else
   if [ $status -eq 0 ] && { ! cc -shared -fPIC -o "$log/bad_symbol.so" "$log/bad_symbol.c" ||
        bash tools/check-symbols.sh "$log/bad_symbol.so" >>"$log/symbols" 2>&1; }; then status=1; fi
   cat "$log/symbols"; count "exported symbols prefixed, file-local ones static (nm)" $status
+
+  # The C layout check (make indent-check, tools/indent.sh) refuses a badly
+  # laid out file, and passes it once make indent has laid it out.
+  if command -v pg_bsd_indent >/dev/null; then
+    printf 'static int\nbad_layout(int a){\n  if (a) return 1;\n  return 0;}\n' >"$log/indent_bad.c"
+    ! make -s indent-check INDENT_FILES="$log/indent_bad.c" >"$log/indent" 2>&1 &&
+      make -s indent INDENT_FILES="$log/indent_bad.c" >>"$log/indent" 2>&1 &&
+      make -s indent-check INDENT_FILES="$log/indent_bad.c" >>"$log/indent" 2>&1; status=$?
+    [ $status -eq 0 ] || cat "$log/indent"
+    count "the C layout check refuses a badly laid out file (make indent-check)" $status
+    # The tree itself, from the commit that lays it out (make indent) on:
+    # make -s indent-check >"$log/indent_tree" 2>&1; status=$?
+    # [ $status -eq 0 ] || cat "$log/indent_tree"
+    # count "the C is laid out as PostgreSQL's (make indent-check)" $status
+  else
+    echo "NOT RUN: the C layout check (pg_bsd_indent is not installed: apt-get install pg-bsd-indent)"
+  fi
 fi
 
 # CHANGELOG.md keeps one section per version, the newest the control file's,

@@ -6,8 +6,11 @@
 set -euo pipefail
 major=${PG_MAJOR:-15}
 
-# python3-* and nodejs: test/shell/clients.sh (the client adapters).
-packages=(make gcc postgresql-"$major" postgresql-server-dev-"$major" python3-networkx
+# python3-* and nodejs: test/shell/clients.sh (the client adapters);
+# pg-bsd-indent: make indent and its check (tools/indent.sh), on the host's
+# PostgreSQL only (test.sh says where it does not run the check).
+indent=(); [ "$major" = 15 ] && indent=(pg-bsd-indent)
+packages=(make gcc postgresql-"$major" postgresql-server-dev-"$major" "${indent[@]}" python3-networkx
           python3-psycopg python3-psycopg-pool python3-psycopg2 python3-asyncpg python3-sqlalchemy
           python3-pip python3-setuptools python3-wheel nodejs "$@")
 missing=()
