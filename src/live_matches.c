@@ -96,14 +96,12 @@ typedef struct MatchTrigger
 	uint32		lock_space;		/* the top table's OID (top_relid), for the match locks */
 } MatchTrigger;
 
-enum
-{
-	LOCK_PLAN,					/* (keys[], n) -> (position, rating, rated_at, ctid, tableoid) */
-	INSERT_PLAN,				/* (keys[], unrated, rated_at[]) */
-	WRITE_PLAN,					/* (tableoid[], ctid[], rating[], rated_at[], match ids[],
-								 * rows[]): none written if a match has other rows */
-	SPLIT_PLAN					/* (match ids[], rows[]) -> first match with other rows */
-};
+/*
+ * Besides the live triggers' statements (live_rows.c), whose write takes
+ * the match ids[] and their rows[] and writes nothing if a match has other
+ * rows: (match ids[], rows[]) -> the first match with other rows.
+ */
+#define SPLIT_PLAN GLICKO_LIVE_OWN
 
 static const char *const option_names =
 	"period, tau, max_rd, method, player_column, rating_column, rated_at_column, "
@@ -214,7 +212,7 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 	const char *matches_name;
 	char	   *other;
 	Oid			place_type;
-	Oid			types[6];
+	Oid			types[2];
 
 	glicko_live_options_init(&t->opt);
 	t->method = GLICKO_TEAM_SUM;
@@ -287,41 +285,11 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 	e->ratings_relid = rt->relid;
 
 	/*
-	 * Every row, locked in key order, or none while a player is missing (a
-	 * statement that locked some players and then waited to add another
-	 * could deadlock with one adding that player).  The count is of index
-	 * probes, one per key.
-	 */
-	types[0] = t->key_array_type;
-	types[1] = INT8OID;
-	e->plans[LOCK_PLAN] = glicko_live_prepare(psprintf(
-		"SELECT pg_catalog.array_position(CAST($1 AS %4$s[]), r.%1$s), r.%5$s, r.%6$s, r.ctid, r.tableoid"
-		" FROM %3$s r WHERE r.%1$s %2$s ANY (CAST($1 AS %4$s[]))"
-		" AND (SELECT pg_catalog.count(*) FROM %3$s x WHERE x.%1$s %2$s ANY (CAST($1 AS %4$s[])))"
-		" OPERATOR(pg_catalog.>=) $2"
-		" ORDER BY r.%1$s FOR NO KEY UPDATE OF r",
-		rt->key, rt->eq, rt->name, rt->key_type_name, rt->rating, rt->rated_at),
-		2, types);
-	/*
-	 * (NOT EXISTS: the unique key of an inheritance parent does not see its
-	 * children's rows, so ON CONFLICT alone would add a child's player again)
-	 */
-	types[1] = rt->rating_type;
-	types[2] = TIMESTAMPTZARRAYOID;
-	e->plans[INSERT_PLAN] = glicko_live_prepare(psprintf(
-		"INSERT INTO %3$s AS r (%1$s, %4$s, %5$s)"
-		" SELECT v.k, $2, v.at FROM ROWS FROM (pg_catalog.unnest(CAST($1 AS %2$s[])), pg_catalog.unnest($3)) v(k, at)"
-		" WHERE NOT EXISTS (SELECT FROM %3$s x WHERE x.%1$s %6$s v.k)"
-		" ORDER BY v.k ON CONFLICT (%1$s) DO NOTHING",
-		rt->key, rt->key_type_name, rt->name, rt->rating, rt->rated_at, rt->eq),
-		3, types);
-	/*
-	 * The rows locked above written by table and TID (for each, a TID scan
-	 * in each partition or child of the ratings table), unless a match id
-	 * has rows besides this statement's: the check is a one-time filter of
-	 * the UPDATE, run after the match ids are locked, so its snapshot sees
-	 * any other writer of them that committed.  Only when fewer rows are
-	 * written does SPLIT_PLAN name the first such match (by position).
+	 * The players' rows are written unless a match id has rows besides this
+	 * statement's: the check is a one-time filter of the write, run after the
+	 * match ids are locked, so its snapshot sees any other writer of them
+	 * that committed.  Only when fewer rows are written does SPLIT_PLAN name
+	 * the first such match (by position).
 	 */
 	matches_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(e->top_relid)),
 											  get_rel_name(e->top_relid));
@@ -331,22 +299,13 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 					 " OPERATOR(pg_catalog.<>) v.n",
 					 matches_name, quote_identifier(names[COL_MATCH]),
 					 glicko_live_qualified_equality(t->col[COL_MATCH].type, "match"));
-	types[0] = OIDARRAYOID;
-	types[1] = get_array_type(TIDOID);
-	types[2] = get_array_type(rt->rating_type);
-	types[3] = TIMESTAMPTZARRAYOID;
-	types[4] = t->match_array_type;
-	types[5] = INT8ARRAYOID;
-	e->plans[WRITE_PLAN] = glicko_live_prepare(psprintf(
-		"UPDATE %1$s r SET %2$s = $3[v.i], %3$s = $4[v.i]"
-		" FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) WITH ORDINALITY v(tableoid, tid, i)"
-		" WHERE NOT EXISTS (%4$s)"
-		" AND r.ctid OPERATOR(pg_catalog.=) v.tid AND r.tableoid OPERATOR(pg_catalog.=) v.tableoid",
-		rt->name, rt->rating, rt->rated_at, psprintf(other, 5, 6)),
-		6, types);
+	types[0] = t->match_array_type;
+	types[1] = INT8ARRAYOID;
+	glicko_live_prepare_rows(e, rt, t->col[COL_PLAYER].type, 0,
+							 psprintf("NOT EXISTS (%s)", psprintf(other, 5, 6)), 2, types);
 	e->plans[SPLIT_PLAN] = glicko_live_prepare(psprintf("%s ORDER BY v.i LIMIT 1",
 														psprintf(other, 1, 2)),
-											   2, types + 4);
+											   2, types);
 	e->state = t;
 }
 
@@ -671,54 +630,6 @@ number_players(const MatchTrigger *t, MatchRow *rows, int n_rows, int *n_keys)
 	return keys;
 }
 
-/* An array of n values of a type, for a statement's parameter. */
-static Datum
-array_of(Datum *values, int n, Oid type)
-{
-	int16		typlen;
-	bool		typbyval;
-	char		typalign;
-
-	get_typlenbyvalalign(type, &typlen, &typbyval, &typalign);
-	return PointerGetDatum(construct_array(values, n, type, typlen, typbyval, typalign));
-}
-
-/*
- * Lock every player's row in key order; false (nothing locked) if one is
- * missing.  locked[i] is keys[i]'s row.
- */
-static bool
-lock_players(GlickoLiveEntry *e, const MatchTrigger *t, Datum key_array, int n_keys,
-			 Datum *keys, GlickoLiveRow *locked)
-{
-	Datum		args[2] = {key_array, Int64GetDatum(n_keys)};
-	int			ret = SPI_execute_plan(e->plans[LOCK_PLAN], args, NULL, false, 0);
-	TupleDesc	desc;
-	bool		all = true;
-
-	if (ret != SPI_OK_SELECT)
-		elog(ERROR, "glicko2_rate_matches: lock of players failed: %s", SPI_result_code_string(ret));
-	memset(locked, 0, sizeof(GlickoLiveRow) * n_keys);
-	desc = SPI_tuptable->tupdesc;
-	for (uint64 i = 0; i < SPI_processed; i++)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[i];
-		bool		isnull;
-		int			position = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
-
-		if (isnull || position < 1 || position > n_keys)
-			elog(ERROR, "glicko2_rate_matches: a locked row is none of the players");
-		glicko_live_read_row(&locked[position - 1], tup, desc, 2, &t->ratings,
-							 t->col[COL_PLAYER].type, keys[position - 1]);
-	}
-	for (int i = 0; i < n_keys; i++)
-		all &= locked[i].found;
-	return all;
-}
-
-/* Tries at locking every row: missing players are added once, then found. */
-#define LOCK_TRIES 3
-
 /*
  * A match id's lock: the matches table and a hash of the id; a bucket's: the
  * matches table and the bucket.  The advisory lock tags' fourth fields,
@@ -927,21 +838,17 @@ rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 	MatchRow   *rows;
 	Match	   *m;
 	Datum	   *keys;
-	Datum		key_array;
 	GlickoLiveRow *locked;
 	Datum	   *first_at;
-	Datum	   *values[4];
 	Datum	   *ids;
 	Datum	   *counts;
 	Datum		other;
 	bool		other_null;
 	int64		written;
-	Datum		args[6];
+	Datum		args[2];
 	int			n_rows,
 				n_matches,
 				n_keys;
-	int			tries = 0;
-	uint64		added = 0;
 	int			ret;
 
 	/* Every match checked before anything is read or locked. */
@@ -950,40 +857,14 @@ rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 		return;
 	m = group_matches(t, matches, rows, n_rows, &n_matches);
 	keys = number_players(t, rows, n_rows, &n_keys);
-	key_array = array_of(keys, n_keys, t->col[COL_PLAYER].type);
 
 	/* Every row locked in key order; missing players added as unrated. */
 	locked = palloc(sizeof(GlickoLiveRow) * n_keys);
 	first_at = palloc(sizeof(Datum) * n_keys);
 	for (int i = n_rows - 1; i >= 0; i--)	/* (rows are in match order) */
 		first_at[rows[i].key] = TimestampTzGetDatum(rows[i].played_at);
-	while (!lock_players(e, t, key_array, n_keys, keys, locked))
-	{
-		/*
-		 * Still missing after an insert that added nobody: not a concurrent
-		 * insert (the lock would see it now) but a trigger, rule or policy
-		 * of the ratings table that dropped or hid the row.
-		 */
-		if (tries > 0 && added == 0)
-			glicko2_require_written(e->ratings_relid, 0, 1,
-									psprintf("adding a new player of a match written to %s",
-											 RelationGetRelationName(matches)));
-		if (++tries >= LOCK_TRIES)
-			ereport(ERROR,
-					errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-					errmsg("could not lock the ratings rows of every player of the matches written to %s",
-						   RelationGetRelationName(matches)),
-					errdetail("A player's row was deleted while the matches were being rated."),
-					errhint("Retry the transaction."));
-		args[0] = key_array;
-		args[1] = glicko2_rating_datum(t->ratings.rating_desc, &t->ratings.unrated);
-		args[2] = array_of(first_at, n_keys, TIMESTAMPTZOID);
-		ret = SPI_execute_plan(e->plans[INSERT_PLAN], args, NULL, false, 0);
-		if (ret != SPI_OK_INSERT)
-			elog(ERROR, "glicko2_rate_matches: insert of new players failed: %s",
-				 SPI_result_code_string(ret));
-		added = SPI_processed;
-	}
+	glicko_live_lock_players(e, &t->ratings, t->col[COL_PLAYER].type, n_keys, keys, first_at,
+							 locked, "a match", RelationGetRelationName(matches));
 
 	/* Each match once, after every player's row lock. */
 	lock_matches(t, matches, rows, m, n_matches);
@@ -1001,30 +882,13 @@ rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 		ids[i] = rows[m[i].first].match;
 		counts[i] = Int64GetDatum(m[i].n);
 	}
-	for (int c = 0; c < 4; c++)
-		values[c] = palloc(sizeof(Datum) * n_keys);
-	for (int i = 0; i < n_keys; i++)
-	{
-		values[0][i] = ObjectIdGetDatum(locked[i].tableoid);
-		values[1][i] = PointerGetDatum(&locked[i].tid);
-		values[2][i] = glicko2_rating_datum(t->ratings.rating_desc, &locked[i].rating);
-		values[3][i] = TimestampTzGetDatum(locked[i].rated_at);
-	}
-	args[0] = array_of(values[0], n_keys, OIDOID);
-	args[1] = array_of(values[1], n_keys, TIDOID);
-	args[2] = array_of(values[2], n_keys, t->ratings.rating_type);
-	args[3] = array_of(values[3], n_keys, TIMESTAMPTZOID);
-	args[4] = array_of(ids, n_matches, t->col[COL_MATCH].type);
-	args[5] = array_of(counts, n_matches, INT8OID);
-	/* (a rule on the ratings table may make it no UPDATE: nothing written) */
-	ret = SPI_execute_plan(e->plans[WRITE_PLAN], args, NULL, false, 0);
-	if (ret < 0)
-		elog(ERROR, "glicko2_rate_matches: the write of the ratings failed: %s", SPI_result_code_string(ret));
-	written = ret == SPI_OK_UPDATE ? (int64) SPI_processed : 0;
+	args[0] = glicko_live_array(ids, n_matches, t->col[COL_MATCH].type);
+	args[1] = glicko_live_array(counts, n_matches, INT8OID);
+	written = glicko_live_write_rows(e, &t->ratings, n_keys, locked, args, 2);
 	if (written != n_keys)
 	{
 		/* A split match, or rows the ratings table's triggers, rules or policies kept. */
-		ret = SPI_execute_plan(e->plans[SPLIT_PLAN], args + 4, NULL, false, 1);
+		ret = SPI_execute_plan(e->plans[SPLIT_PLAN], args, NULL, false, 1);
 		if (ret != SPI_OK_SELECT)
 			elog(ERROR, "glicko2_rate_matches: the check of the matches failed: %s",
 				 SPI_result_code_string(ret));

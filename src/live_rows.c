@@ -10,6 +10,7 @@
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
+#include "lib/stringinfo.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
@@ -26,6 +27,7 @@
 #include "live_rows.h"
 #include "relation.h"
 #include "rating.h"
+#include "write_check.h"
 
 void
 glicko_live_options_init(GlickoLiveOptions *opt)
@@ -222,6 +224,268 @@ glicko_live_prepare(const char *sql, int nargs, Oid *types)
 	if (SPI_keepplan(plan) != 0)
 		elog(ERROR, "SPI_keepplan failed");
 	return plan;
+}
+
+Datum
+glicko_live_array(const Datum *values, int n, Oid type)
+{
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+
+	get_typlenbyvalalign(type, &typlen, &typbyval, &typalign);
+	return PointerGetDatum(construct_array((Datum *) values, n, type, typlen, typbyval, typalign));
+}
+
+/*
+ * The statements both live triggers run on the ratings table, every name
+ * quoted and the key's equality qualified.  A trigger whose statements have
+ * a fixed number of players (glicko2_rate_games: 2) passes each value as a
+ * parameter of its own, so the plan cache keeps one generic plan; one with
+ * any number (glicko2_rate_matches: players 0) passes arrays.
+ *
+ * GLICKO_LIVE_LOCK (the players' keys; with arrays, then their number):
+ * each player's row (its key's position among the keys, rating, rated_at,
+ * ctid, tableoid), locked in key order, so that two statements of the same
+ * players wait for each other and never deadlock; none while a player is
+ * missing (a statement that locked some players and then waited to add
+ * another could deadlock with one adding that player:
+ * test/specs/live_new_players).  The check is one index probe per key.
+ *
+ * GLICKO_LIVE_INSERT (the keys, the unrated rating, each key's rated_at):
+ * the missing players.  (NOT EXISTS: the unique key of an inheritance
+ * parent does not see its children's rows, so ON CONFLICT alone would add
+ * a child's player again.)
+ *
+ * GLICKO_LIVE_WRITE (each row's tableoid, tid, rating, rated_at, then the
+ * caller's parameters): the rows locked above, by table and TID (for each,
+ * a TID scan in each partition or child of the ratings table, no index
+ * descent), where the caller's condition holds (a one-time filter).
+ */
+void
+glicko_live_prepare_rows(GlickoLiveEntry *e, const GlickoLiveRatings *rt, Oid key_type,
+						 int players, const char *condition, int n_extra, const Oid *extra_types)
+{
+	int			n_params = (players > 0 ? 4 * players : 4) + n_extra;
+	Oid		   *types = palloc(sizeof(Oid) * n_params);
+	StringInfoData keys,
+				found,
+				rows;
+	const char *key_array,
+			   *unrated,
+			   *rating,
+			   *rated_at;
+	char	   *sql;
+
+	e->players = players;
+	initStringInfo(&keys);
+	initStringInfo(&found);
+	initStringInfo(&rows);
+	if (players > 0)
+	{
+		for (int i = 1; i <= players; i++)
+		{
+			appendStringInfo(&keys, "%sCAST($%d AS %s)", i > 1 ? ", " : "", i, rt->key_type_name);
+			appendStringInfo(&found, "%sEXISTS (SELECT FROM %s x WHERE x.%s %s CAST($%d AS %s))",
+							 i > 1 ? " AND " : "", rt->name, rt->key, rt->eq, i, rt->key_type_name);
+			appendStringInfo(&rows, "%s(CAST($%d AS %s), $%d)",
+							 i > 1 ? ", " : "", i, rt->key_type_name, players + 1 + i);
+			types[i - 1] = key_type;
+		}
+		key_array = psprintf("ARRAY[%s]", keys.data);
+		unrated = psprintf("$%d", players + 1);
+	}
+	else
+	{
+		key_array = psprintf("CAST($1 AS %s[])", rt->key_type_name);
+		appendStringInfo(&found, "(SELECT pg_catalog.count(*) FROM %s x WHERE x.%s %s ANY (%s))"
+						 " OPERATOR(pg_catalog.>=) $2", rt->name, rt->key, rt->eq, key_array);
+		appendStringInfo(&rows, "ROWS FROM (pg_catalog.unnest(%s), pg_catalog.unnest($3))", key_array);
+		unrated = "$2";
+		types[0] = get_array_type(key_type);
+		types[1] = INT8OID;
+	}
+	sql = psprintf("SELECT pg_catalog.array_position(%1$s, r.%2$s), r.%3$s, r.%4$s, r.ctid, r.tableoid"
+				   " FROM %5$s r WHERE r.%2$s %6$s ANY (%1$s) AND %7$s"
+				   " ORDER BY r.%2$s FOR NO KEY UPDATE OF r",
+				   key_array, rt->key, rt->rating, rt->rated_at, rt->name, rt->eq, found.data);
+	e->plans[GLICKO_LIVE_LOCK] = glicko_live_prepare(sql, players > 0 ? players : 2, types);
+
+	sql = psprintf("INSERT INTO %1$s AS r (%2$s, %3$s, %4$s) SELECT v.k, %5$s, v.at FROM %6$s v(k, at)"
+				   " WHERE NOT EXISTS (SELECT FROM %1$s x WHERE x.%2$s %7$s v.k)"
+				   " ORDER BY v.k ON CONFLICT (%2$s) DO NOTHING",
+				   rt->name, rt->key, rt->rating, rt->rated_at, unrated,
+				   players > 0 ? psprintf("(VALUES %s)", rows.data) : rows.data, rt->eq);
+	if (players > 0)
+	{
+		types[players] = rt->rating_type;
+		for (int i = 1; i <= players; i++)
+			types[players + i] = TIMESTAMPTZOID;
+	}
+	else
+	{
+		types[1] = rt->rating_type;
+		types[2] = TIMESTAMPTZARRAYOID;
+	}
+	e->plans[GLICKO_LIVE_INSERT] = glicko_live_prepare(sql, players > 0 ? 2 * players + 1 : 3, types);
+
+	resetStringInfo(&rows);
+	if (players > 0)
+	{
+		for (int i = 0; i < players; i++)
+		{
+			appendStringInfo(&rows, "%s($%d, $%d, $%d, $%d)", i > 0 ? ", " : "",
+							 4 * i + 1, 4 * i + 2, 4 * i + 3, 4 * i + 4);
+			types[4 * i] = OIDOID;
+			types[4 * i + 1] = TIDOID;
+			types[4 * i + 2] = rt->rating_type;
+			types[4 * i + 3] = TIMESTAMPTZOID;
+		}
+		key_array = psprintf("(VALUES %s) v(tableoid, tid, rating, rated_at)", rows.data);
+		rating = "v.rating";
+		rated_at = "v.rated_at";
+	}
+	else
+	{
+		key_array = "ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) WITH ORDINALITY v(tableoid, tid, i)";
+		rating = "$3[v.i]";
+		rated_at = "$4[v.i]";
+		types[0] = OIDARRAYOID;
+		types[1] = get_array_type(TIDOID);
+		types[2] = get_array_type(rt->rating_type);
+		types[3] = TIMESTAMPTZARRAYOID;
+	}
+	if (n_extra > 0)
+		memcpy(types + n_params - n_extra, extra_types, sizeof(Oid) * n_extra);
+	sql = psprintf("UPDATE %1$s r SET %2$s = %3$s, %4$s = %5$s FROM %6$s"
+				   " WHERE %7$s r.ctid OPERATOR(pg_catalog.=) v.tid"
+				   " AND r.tableoid OPERATOR(pg_catalog.=) v.tableoid",
+				   rt->name, rt->rating, rating, rt->rated_at, rated_at, key_array,
+				   condition ? psprintf("(%s) AND", condition) : "");
+	e->plans[GLICKO_LIVE_WRITE] = glicko_live_prepare(sql, n_params, types);
+}
+
+/* Lock the rows of n players (GLICKO_LIVE_LOCK); false (none locked) if one is missing. */
+static bool
+lock_rows(GlickoLiveEntry *e, const GlickoLiveRatings *rt, Oid key_type, int n,
+		  const Datum *keys, Datum key_array, GlickoLiveRow *rows)
+{
+	Datum		args[2] = {key_array, Int64GetDatum(n)};
+	int			ret;
+	TupleDesc	desc;
+	bool		all = true;
+
+	ret = SPI_execute_plan(e->plans[GLICKO_LIVE_LOCK], e->players > 0 ? (Datum *) keys : args,
+						   NULL, false, 0);
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "live rating: lock of players failed: %s", SPI_result_code_string(ret));
+	memset(rows, 0, sizeof(GlickoLiveRow) * n);
+	desc = SPI_tuptable->tupdesc;
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		bool		isnull;
+		int			position = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
+
+		if (isnull || position < 1 || position > n)
+			elog(ERROR, "live rating: a locked row is none of the players");
+		glicko_live_read_row(&rows[position - 1], tup, desc, 2, rt, key_type, keys[position - 1]);
+	}
+	for (int i = 0; i < n; i++)
+		all &= rows[i].found;
+	return all;
+}
+
+/* Tries at locking every row: missing players are added once, then found. */
+#define LOCK_TRIES 3
+
+void
+glicko_live_lock_players(GlickoLiveEntry *e, const GlickoLiveRatings *rt, Oid key_type, int n,
+						 const Datum *keys, const Datum *rated_at, GlickoLiveRow *rows,
+						 const char *noun, const char *table)
+{
+	Datum		key_array = e->players > 0 ? (Datum) 0 : glicko_live_array(keys, n, key_type);
+	int			tries = 0;
+	uint64		added = 0;
+
+	Assert(e->players == 0 || e->players == n);
+	while (!lock_rows(e, rt, key_type, n, keys, key_array, rows))
+	{
+		Datum	   *args = palloc(sizeof(Datum) * (2 * n + 1));
+		int			ret;
+
+		/*
+		 * Still missing after an insert that added nobody: not a concurrent
+		 * insert (the lock would see it now) but a trigger, rule or policy
+		 * of the ratings table that dropped or hid the row.
+		 */
+		if (tries > 0 && added == 0)
+			glicko2_require_written(rt->relid, 0, 1,
+									psprintf("adding a new player of %s written to %s", noun, table));
+		if (++tries >= LOCK_TRIES)
+			ereport(ERROR,
+					errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+					errmsg("could not lock the ratings rows of every player of %s written to %s",
+						   noun, table),
+					errdetail("A player's row was deleted while it was being rated."),
+					errhint("Retry the transaction."));
+		if (e->players > 0)
+		{
+			memcpy(args, keys, sizeof(Datum) * n);
+			args[n] = glicko2_rating_datum(rt->rating_desc, &rt->unrated);
+			memcpy(args + n + 1, rated_at, sizeof(Datum) * n);
+		}
+		else
+		{
+			args[0] = key_array;
+			args[1] = glicko2_rating_datum(rt->rating_desc, &rt->unrated);
+			args[2] = glicko_live_array(rated_at, n, TIMESTAMPTZOID);
+		}
+		ret = SPI_execute_plan(e->plans[GLICKO_LIVE_INSERT], args, NULL, false, 0);
+		if (ret != SPI_OK_INSERT)
+			elog(ERROR, "live rating: insert of new players failed: %s", SPI_result_code_string(ret));
+		added = SPI_processed;
+	}
+}
+
+int64
+glicko_live_write_rows(GlickoLiveEntry *e, const GlickoLiveRatings *rt, int n,
+					   const GlickoLiveRow *rows, const Datum *extra, int n_extra)
+{
+	Datum	   *values = palloc(sizeof(Datum) * (4 * n + n_extra));
+	Datum	   *args = values;
+	int			ret;
+
+	Assert(e->players == 0 || e->players == n);
+	/* row by row: tableoid, tid, rating, rated_at */
+	for (int i = 0; i < n; i++)
+	{
+		values[4 * i] = ObjectIdGetDatum(rows[i].tableoid);
+		values[4 * i + 1] = PointerGetDatum(&rows[i].tid);
+		values[4 * i + 2] = glicko2_rating_datum(rt->rating_desc, &rows[i].rating);
+		values[4 * i + 3] = TimestampTzGetDatum(rows[i].rated_at);
+	}
+	if (e->players == 0)
+	{
+		/* column by column, each an array */
+		Oid			column_types[4] = {OIDOID, TIDOID, rt->rating_type, TIMESTAMPTZOID};
+		Datum	   *column = palloc(sizeof(Datum) * n);
+
+		args = palloc(sizeof(Datum) * (4 + n_extra));
+		for (int c = 0; c < 4; c++)
+		{
+			for (int i = 0; i < n; i++)
+				column[i] = values[4 * i + c];
+			args[c] = glicko_live_array(column, n, column_types[c]);
+		}
+	}
+	if (n_extra > 0)
+		memcpy(args + (e->players > 0 ? 4 * n : 4), extra, sizeof(Datum) * n_extra);
+	/* (a rule on the ratings table may make it no UPDATE: nothing written) */
+	ret = SPI_execute_plan(e->plans[GLICKO_LIVE_WRITE], args, NULL, false, 0);
+	if (ret < 0)
+		elog(ERROR, "live rating: the write of the ratings failed: %s", SPI_result_code_string(ret));
+	return ret == SPI_OK_UPDATE ? (int64) SPI_processed : 0;
 }
 
 /* The entries of every live trigger of this backend. */

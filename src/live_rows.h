@@ -1,9 +1,9 @@
 /*
  * live_rows.h — what the live triggers (glicko2_rate_games in
  * live_trigger.c, glicko2_rate_matches in live_matches.c) share: their
- * options, the ratings table's checks and the pieces of their statements,
- * a cache of each trigger's prepared statements, and the reading of a
- * locked ratings row.
+ * options, the ratings table's checks, the statements that lock, add and
+ * write its rows and their runs, a cache of each trigger's prepared
+ * statements, and the reading of a locked ratings row.
  */
 #ifndef GLICKO2_LIVE_ROWS_H
 #define GLICKO2_LIVE_ROWS_H
@@ -88,12 +88,22 @@ extern void glicko_live_open_ratings(GlickoLiveRatings *rt, const GlickoLiveOpti
 /* SPI_prepare and SPI_keepplan, or ERROR. */
 extern SPIPlanPtr glicko_live_prepare(const char *sql, int nargs, Oid *types);
 
+/* An array of n values of a type, for a statement's parameter. */
+extern Datum glicko_live_array(const Datum *values, int n, Oid type);
+
 /*
  * Each trigger's entry, by trigger OID: built on first use and kept until
  * DDL on its table, a table above or below it, or its ratings table (a
  * relcache invalidation).
  */
 #define GLICKO_LIVE_PLANS 4
+
+/* The statements every live trigger prepares (glicko_live_prepare_rows);
+ * a trigger's own follow them in plans[]. */
+#define GLICKO_LIVE_LOCK 0
+#define GLICKO_LIVE_INSERT 1
+#define GLICKO_LIVE_WRITE 2
+#define GLICKO_LIVE_OWN 3
 
 typedef struct GlickoLiveEntry
 {
@@ -109,6 +119,7 @@ typedef struct GlickoLiveEntry
 	Oid		   *hierarchy;		/* the tables above and below (in cxt) */
 	int			n_hierarchy;
 	SPIPlanPtr	plans[GLICKO_LIVE_PLANS];
+	int			players;		/* of each statement (0: any number, arrays) */
 	void	   *state;			/* the trigger's own, in cxt */
 } GlickoLiveEntry;
 
@@ -152,6 +163,38 @@ typedef struct GlickoLiveRow
  */
 extern void glicko_live_read_row(GlickoLiveRow *row, HeapTuple tup, TupleDesc desc, int first,
 								 const GlickoLiveRatings *rt, Oid key_type, Datum key);
+
+/*
+ * Prepare GLICKO_LIVE_LOCK, GLICKO_LIVE_INSERT and GLICKO_LIVE_WRITE on the
+ * ratings table rt (live_rows.c says what each does) for statements of
+ * `players` players (keys of key_type), or of any number (players 0: the
+ * values go as arrays); the write holds only where condition (SQL, or
+ * NULL) does, which may use the n_extra parameters (types extra_types)
+ * after the write's own (4 per player, or 4 arrays).
+ */
+extern void glicko_live_prepare_rows(GlickoLiveEntry *e, const GlickoLiveRatings *rt,
+									 Oid key_type, int players, const char *condition,
+									 int n_extra, const Oid *extra_types);
+
+/*
+ * Lock the ratings rows of n distinct players (keys, of type key_type) in
+ * key order, adding those missing as unrated (rated_at: their element of
+ * rated_at) and locking again; rows[i] is keys[i]'s.  Errors name the
+ * write: "a new player of <noun> written to <table>".
+ */
+extern void glicko_live_lock_players(GlickoLiveEntry *e, const GlickoLiveRatings *rt,
+									 Oid key_type, int n, const Datum *keys,
+									 const Datum *rated_at, GlickoLiveRow *rows,
+									 const char *noun, const char *table);
+
+/*
+ * Write rows[0..n) (each its new rating and rated_at) by table and TID;
+ * extra: the condition's parameters.  Returns the rows written (0 where a
+ * rule made it no UPDATE).
+ */
+extern int64 glicko_live_write_rows(GlickoLiveEntry *e, const GlickoLiveRatings *rt, int n,
+									const GlickoLiveRow *rows, const Datum *extra,
+									int n_extra);
 
 /* Periods the row's rating sat idle until `at` (0: unrated, unknown time, or earlier). */
 extern double glicko_live_idle(const GlickoLiveRow *row, TimestampTz at, double period_usecs);

@@ -12,8 +12,8 @@
  * both pre-game ratings (glicko2_live_game), and write both rows (one
  * UPDATE of the locked row versions by table and TID: a TID alone names a
  * row only within one table, and a partitioned or inheritance ratings table
- * spans several).  The three statements are prepared once per trigger and
- * kept.
+ * spans several).  The three statements are the matches trigger's too
+ * (live_rows.c builds and runs them), prepared once per trigger and kept.
  */
 #include "postgres.h"
 
@@ -57,14 +57,6 @@ typedef struct LiveTrigger
 	FmgrInfo	key_eq;			/* equality of key_type */
 } LiveTrigger;
 
-/* The entry's statements. */
-enum
-{
-	LOCK_PLAN,					/* ($1, $2) -> (is_player, rating, rated_at, ctid, tableoid) */
-	INSERT_PLAN,				/* ($1, $2, unrated, played_at) */
-	UPDATE_PLAN					/* (tableoid, ctid, rating, rated_at) of both */
-};
-
 static const char *const option_names =
 	"period, tau, max_rd, player_column, rating_column, rated_at_column, "
 	"game_player_column, opponent_column, score_column, played_at_column";
@@ -102,7 +94,6 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 	GlickoLiveOptions *opt = &t->opt;
 	GameOptions *g = &t->game;
 	const GlickoLiveRatings *rt = &t->ratings;
-	Oid			types[8];
 
 	glicko_live_options_init(opt);
 	if (trigger->tgnargs < 1)
@@ -143,48 +134,8 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 							 extension_namespace, e->cxt);
 	e->ratings_relid = rt->relid;
 
-	/* The statements, every name quoted, the equality operator qualified. */
-	types[0] = types[1] = t->key_type;
-	/*
-	 * Both rows, locked in key order, or none while a player is missing: a
-	 * game that locked one player and then waited to add the other could
-	 * deadlock with a game adding that player (test/specs/live_new_players).
-	 */
-	e->plans[LOCK_PLAN] = glicko_live_prepare(psprintf(
-		"SELECT r.%1$s %2$s CAST($1 AS %4$s), r.%5$s, r.%6$s, r.ctid, r.tableoid FROM %3$s r"
-		" WHERE r.%1$s %2$s ANY (ARRAY[CAST($1 AS %4$s), CAST($2 AS %4$s)])"
-		" AND EXISTS (SELECT FROM %3$s x WHERE x.%1$s %2$s CAST($1 AS %4$s))"
-		" AND EXISTS (SELECT FROM %3$s x WHERE x.%1$s %2$s CAST($2 AS %4$s))"
-		" ORDER BY r.%1$s FOR NO KEY UPDATE OF r",
-		rt->key, rt->eq, rt->name, rt->key_type_name, rt->rating, rt->rated_at),
-		2, types);
-	types[2] = rt->rating_type;
-	types[3] = TIMESTAMPTZOID;
-	/*
-	 * (NOT EXISTS: the unique key of an inheritance parent does not see its
-	 * children's rows, so ON CONFLICT alone would add a child's player again)
-	 */
-	e->plans[INSERT_PLAN] = glicko_live_prepare(psprintf(
-		"INSERT INTO %3$s AS r (%1$s, %4$s, %5$s)"
-		" SELECT v.k, $3, $4 FROM (VALUES (CAST($1 AS %2$s)), (CAST($2 AS %2$s))) v(k)"
-		" WHERE NOT EXISTS (SELECT FROM %3$s x WHERE x.%1$s %6$s v.k)"
-		" ORDER BY v.k ON CONFLICT (%1$s) DO NOTHING",
-		rt->key, rt->key_type_name, rt->name, rt->rating, rt->rated_at, rt->eq),
-		4, types);
-	/*
-	 * The rows locked above, by table and TID (a TID scan, no index descent;
-	 * in each partition or child of the ratings table, the table filters).
-	 */
-	types[0] = types[4] = OIDOID;
-	types[1] = types[5] = TIDOID;
-	types[2] = types[6] = rt->rating_type;
-	types[3] = types[7] = TIMESTAMPTZOID;
-	e->plans[UPDATE_PLAN] = glicko_live_prepare(psprintf(
-		"UPDATE %1$s r SET %2$s = v.rating, %3$s = v.rated_at"
-		" FROM (VALUES ($1, $2, $3, $4), ($5, $6, $7, $8)) v(tableoid, tid, rating, rated_at)"
-		" WHERE r.ctid OPERATOR(pg_catalog.=) v.tid AND r.tableoid OPERATOR(pg_catalog.=) v.tableoid",
-		rt->name, rt->rating, rt->rated_at),
-		8, types);
+	/* Its statements: the live triggers' own (live_rows.c), of two players. */
+	glicko_live_prepare_rows(e, rt, t->key_type, 2, NULL, 0, NULL);
 	e->state = t;
 }
 
@@ -213,33 +164,6 @@ bad_game(LiveTrigger *t, TriggerData *trigdata, int sqlstate, const char *why)
 				   t->game.played_at_column, game_value(tuple, desc, t->played_at_attnum)),
 			errdetail("The game is refused and nothing is rated."));
 }
-
-/*
- * Lock both players' rows in key order; false if one is missing.
- */
-static bool
-lock_players(GlickoLiveEntry *e, LiveTrigger *t, Datum *keys, GlickoLiveRow *rows)
-{
-	int			ret = SPI_execute_plan(e->plans[LOCK_PLAN], keys, NULL, false, 0);
-	TupleDesc	desc;
-
-	if (ret != SPI_OK_SELECT)
-		elog(ERROR, "glicko2_rate_games: lock of players failed: %s", SPI_result_code_string(ret));
-	rows[0].found = rows[1].found = false;
-	desc = SPI_tuptable->tupdesc;
-	for (uint64 i = 0; i < SPI_processed; i++)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[i];
-		bool		isnull;		/* the key is never NULL */
-		int			which = DatumGetBool(SPI_getbinval(tup, desc, 1, &isnull)) ? 0 : 1;
-
-		glicko_live_read_row(&rows[which], tup, desc, 2, &t->ratings, t->key_type, keys[which]);
-	}
-	return rows[0].found && rows[1].found;
-}
-
-/* Tries at locking both rows: a missing player is added once, then found. */
-#define LOCK_TRIES 3
 
 static void rate_game(GlickoLiveEntry *e, TriggerData *trigdata);
 
@@ -288,7 +212,8 @@ rate_game(GlickoLiveEntry *e, TriggerData *trigdata)
 	HeapTuple	game;
 	TupleDesc	desc;
 	Datum		keys[2];
-	Datum		values[8];
+	Datum		score_datum;
+	Datum		first_at[2];
 	bool		isnull[4];
 	double		score;
 	TimestampTz played_at;
@@ -296,16 +221,13 @@ rate_game(GlickoLiveEntry *e, TriggerData *trigdata)
 	Glicko2Rating new_player,
 				new_opponent;
 	GlickoStatus status;
-	int			tries = 0;
-	uint64		added = 0;
-	int			ret;
 
 	/* The game, checked before anything is written. */
 	game = trigdata->tg_trigtuple;
 	desc = RelationGetDescr(trigdata->tg_relation);
 	keys[0] = heap_getattr(game, t->player_attnum, desc, &isnull[0]);
 	keys[1] = heap_getattr(game, t->opponent_attnum, desc, &isnull[1]);
-	values[0] = heap_getattr(game, t->score_attnum, desc, &isnull[2]);
+	score_datum = heap_getattr(game, t->score_attnum, desc, &isnull[2]);
 	played_at = DatumGetTimestampTz(heap_getattr(game, t->played_at_attnum, desc, &isnull[3]));
 	if (isnull[0] || isnull[1])
 		bad_game(t, trigdata, ERRCODE_NULL_VALUE_NOT_ALLOWED, "NULL player");
@@ -315,41 +237,16 @@ rate_game(GlickoLiveEntry *e, TriggerData *trigdata)
 		bad_game(t, trigdata, ERRCODE_NULL_VALUE_NOT_ALLOWED, "NULL time played");
 	if (DatumGetBool(FunctionCall2Coll(&t->key_eq, t->key_collation, keys[0], keys[1])))
 		bad_game(t, trigdata, ERRCODE_INVALID_PARAMETER_VALUE, "self-play");
-	score = glicko_score_as_float8(t->score_type, values[0]);
+	score = glicko_score_as_float8(t->score_type, score_datum);
 	if (!glicko_valid_score(score))
 		bad_game(t, trigdata, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "score outside [0, 1]");
 	if (TIMESTAMP_NOT_FINITE(played_at))
 		bad_game(t, trigdata, ERRCODE_INVALID_PARAMETER_VALUE, "time played not finite");
 
 	/* Both rows locked in key order; missing players added as unrated. */
-	while (!lock_players(e, t, keys, rows))
-	{
-		/*
-		 * Still missing after an insert that added nobody: not a concurrent
-		 * insert (the lock would see it now) but a trigger, rule or policy
-		 * of the ratings table that dropped or hid the row.
-		 */
-		if (tries > 0 && added == 0)
-			glicko2_require_written(e->ratings_relid, 0, 1,
-									psprintf("adding a new player of a game written to %s",
-											 RelationGetRelationName(trigdata->tg_relation)));
-		if (++tries >= LOCK_TRIES)
-			ereport(ERROR,
-					errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-					errmsg("could not lock the ratings rows of both players of a game written to %s",
-						   RelationGetRelationName(trigdata->tg_relation)),
-					errdetail("A player's row was deleted while the game was being rated."),
-					errhint("Retry the transaction."));
-		values[0] = keys[0];
-		values[1] = keys[1];
-		values[2] = glicko2_rating_datum(t->ratings.rating_desc, &t->ratings.unrated);
-		values[3] = TimestampTzGetDatum(played_at);
-		ret = SPI_execute_plan(e->plans[INSERT_PLAN], values, NULL, false, 0);
-		if (ret != SPI_OK_INSERT)
-			elog(ERROR, "glicko2_rate_games: insert of new players failed: %s",
-				 SPI_result_code_string(ret));
-		added = SPI_processed;
-	}
+	first_at[0] = first_at[1] = TimestampTzGetDatum(played_at);
+	glicko_live_lock_players(e, &t->ratings, t->key_type, 2, keys, first_at, rows,
+							 "a game", RelationGetRelationName(trigdata->tg_relation));
 
 	status = glicko2_live_game(&rows[0].rating, glicko_live_idle(&rows[0], played_at, t->opt.period_usecs),
 							   &rows[1].rating, glicko_live_idle(&rows[1], played_at, t->opt.period_usecs),
@@ -360,15 +257,12 @@ rate_game(GlickoLiveEntry *e, TriggerData *trigdata)
 											  RelationGetRelationName(trigdata->tg_relation)));
 
 	/* Both rows written; rated_at never moves back. */
+	rows[0].rating = new_player;
+	rows[1].rating = new_opponent;
 	for (int i = 0; i < 2; i++)
-	{
-		values[4 * i] = ObjectIdGetDatum(rows[i].tableoid);
-		values[4 * i + 1] = PointerGetDatum(&rows[i].tid);
-		values[4 * i + 2] = glicko2_rating_datum(t->ratings.rating_desc, i == 0 ? &new_player : &new_opponent);
-		values[4 * i + 3] = TimestampTzGetDatum(glicko_live_rated_at(&rows[i], played_at));
-	}
-	ret = SPI_execute_plan(e->plans[UPDATE_PLAN], values, NULL, false, 0);
-	glicko2_require_written(e->ratings_relid, ret == SPI_OK_UPDATE ? (int64) SPI_processed : 0, 2,
+		rows[i].rated_at = glicko_live_rated_at(&rows[i], played_at);
+	glicko2_require_written(e->ratings_relid,
+							glicko_live_write_rows(e, &t->ratings, 2, rows, NULL, 0), 2,
 							psprintf("live rating of a game written to %s",
 									 RelationGetRelationName(trigdata->tg_relation)));
 }
