@@ -365,6 +365,9 @@ glicko_live_prepare_rows(GlickoLiveEntry *e, const GlickoLiveRatings *rt, Oid ke
 	e->plans[GLICKO_LIVE_WRITE] = glicko_live_prepare(sql, n_params, types);
 }
 
+static void read_row(GlickoLiveRow *row, HeapTuple tup, TupleDesc desc, int first,
+					 const GlickoLiveRatings *rt, Oid key_type, Datum key);
+
 /* Lock the rows of n players (GLICKO_LIVE_LOCK); false (none locked) if one is missing. */
 static bool
 lock_rows(GlickoLiveEntry *e, const GlickoLiveRatings *rt, Oid key_type, int n,
@@ -389,7 +392,7 @@ lock_rows(GlickoLiveEntry *e, const GlickoLiveRatings *rt, Oid key_type, int n,
 
 		if (isnull || position < 1 || position > n)
 			elog(ERROR, "live rating: a locked row is none of the players");
-		glicko_live_read_row(&rows[position - 1], tup, desc, 2, rt, key_type, keys[position - 1]);
+		read_row(&rows[position - 1], tup, desc, 2, rt, key_type, keys[position - 1]);
 	}
 	for (int i = 0; i < n; i++)
 		all &= rows[i].found;
@@ -671,9 +674,15 @@ row_error_context(void *arg)
 			   get_rel_name(c->rt->relid));
 }
 
-void
-glicko_live_read_row(GlickoLiveRow *row, HeapTuple tup, TupleDesc desc, int first,
-					 const GlickoLiveRatings *rt, Oid key_type, Datum key)
+/*
+ * Read a locked row whose columns first..first+3 are rating, rated_at,
+ * ctid, tableoid.  key names the player in errors; a second row of a
+ * player already found is an ERROR (an inheritance parent's unique key
+ * does not cover its children).
+ */
+static void
+read_row(GlickoLiveRow *row, HeapTuple tup, TupleDesc desc, int first,
+		 const GlickoLiveRatings *rt, Oid key_type, Datum key)
 {
 	bool		isnull;			/* ctid and tableoid are never NULL */
 	Datum		rating = SPI_getbinval(tup, desc, first, &row->unrated);

@@ -156,15 +156,6 @@ typedef struct GlickoLiveRow
 } GlickoLiveRow;
 
 /*
- * Read a locked row whose columns first..first+3 are rating, rated_at,
- * ctid, tableoid.  key names the player in errors; a second row of a
- * player already found is an ERROR (an inheritance parent's unique key
- * does not cover its children).
- */
-extern void glicko_live_read_row(GlickoLiveRow *row, HeapTuple tup, TupleDesc desc, int first,
-								 const GlickoLiveRatings *rt, Oid key_type, Datum key);
-
-/*
  * Prepare GLICKO_LIVE_LOCK, GLICKO_LIVE_INSERT and GLICKO_LIVE_WRITE on the
  * ratings table rt (live_rows.c says what each does) for statements of
  * `players` players (keys of key_type), or of any number (players 0: the
