@@ -730,7 +730,9 @@ class Fuzzer:
         rng = self.rng
         key = 'text' if w.kind in ('textkey', 'wrong') else 'bigint'
         good = {'glicko2_close_ratings': f'player {key}, rating glicko2_rating, games bigint, is_new boolean',
-                'glicko2_close_new_players': f'player {key}, rating glicko2_rating'}.get(name, 'x int')
+                'glicko2_close_ratings_capped':
+                    f'player {key}, rating glicko2_rating, games bigint, is_new boolean, capped boolean',
+                'glicko2_close_new_players': f'player {key}, rating glicko2_rating'}.get(name.split('.')[-1], 'x int')
         return rng.choice([good, good, good, 'x int', f'player {key}', 'a text, b text, c text, d text',
                            'player int, rating float8, games int, is_new int',
                            f'player {key}, rating glicko2_rating, games bigint, is_new boolean, extra int'])

@@ -14,6 +14,18 @@ CREATE FUNCTION glicko2_close_ratings(
 COMMENT ON FUNCTION glicko2_close_ratings(text, text, float8, float8, text, text, text[]) IS
   'The computation of a period close in one pass, for glicko2_close_period and other closes: ratings_query yields (player, rating glicko2_rating), games_query rows of the form named: ''games'' (player, opponent, score), ''sides'' (player, opponent_rating glicko2_rating, score) or ''terms'' (player, information float8, surprise float8), a game side''s terms of the player''s Step 3/4 sums (NULL: sides if the second column is a glicko2_rating, else games), both given params as text $1, $2, ...; returns AS (player <key type>, rating glicko2_rating, games bigint, is_new boolean): every player''s new rating (the paper''s update, Step 6 capped at max_rd without games), bit for bit glicko2_period''s and glicko2_idle''s; a bad game is an ERROR naming what and the first bad game';
 
+-- The same pass with floors and caps (caps {min_rating, max_change,
+-- max_volatility}, a NULL element off; src/caps.c), for the closes: a fifth
+-- result column, capped boolean, says whether a cap changed the rating.
+CREATE FUNCTION glicko2_internal.glicko2_close_ratings_capped(
+  ratings_query text, games_query text, tau float8, max_rd float8,
+  what text, form text, caps float8[], VARIADIC params text[] DEFAULT '{}')
+  RETURNS SETOF record
+  AS 'MODULE_PATHNAME', 'glicko2_close_ratings'
+  LANGUAGE C VOLATILE PARALLEL UNSAFE ROWS 100000;
+COMMENT ON FUNCTION glicko2_internal.glicko2_close_ratings_capped(text, text, float8, float8, text, text, float8[], text[]) IS
+  'Helper of glicko2_close_apply: glicko2_close_ratings with floors and caps (caps = {min_rating, max_change, max_volatility}, a NULL element off) applied to every new rating; AS (player, rating, games, is_new [, capped boolean])';
+
 -- The same pass with its results kept in this backend (src/close_write.c,
 -- which documents it), for a close that rewrites the ratings in place:
 -- glicko2_close_compute runs the pass and keeps the results under a handle,
@@ -23,12 +35,13 @@ COMMENT ON FUNCTION glicko2_close_ratings(text, text, float8, float8, text, text
 -- (sub)transaction that computed them frees them too).
 CREATE FUNCTION glicko2_internal.glicko2_close_compute(
   ratings_query text, games_query text, tau float8, max_rd float8,
-  what text DEFAULT NULL, form text DEFAULT NULL, VARIADIC params text[] DEFAULT '{}',
-  OUT handle bigint, OUT sides bigint, OUT known bigint, OUT new_players bigint)
+  what text DEFAULT NULL, form text DEFAULT NULL, caps float8[] DEFAULT NULL,
+  VARIADIC params text[] DEFAULT '{}',
+  OUT handle bigint, OUT sides bigint, OUT known bigint, OUT new_players bigint, OUT capped bigint)
   AS 'MODULE_PATHNAME', 'glicko2_close_compute'
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION glicko2_internal.glicko2_close_compute(text, text, float8, float8, text, text, text[]) IS
-  'Helper of glicko2_close_apply: the pass of glicko2_close_ratings (same arguments), its results kept in this backend until glicko2_close_finish or the end of the (sub)transaction that computed them; returns their handle, the number of game sides, of players read from the ratings and of new players';
+COMMENT ON FUNCTION glicko2_internal.glicko2_close_compute(text, text, float8, float8, text, text, float8[], text[]) IS
+  'Helper of glicko2_close_apply: the pass of glicko2_internal.glicko2_close_ratings_capped (same arguments), its results kept in this backend until glicko2_close_finish or the end of the (sub)transaction that computed them; returns their handle, the number of game sides, of players read from the ratings, of new players and of ratings a floor or cap changed';
 
 CREATE FUNCTION glicko2_internal.glicko2_close_result(handle bigint, player anyelement)
   RETURNS glicko2_rating
@@ -245,7 +258,8 @@ CREATE FUNCTION glicko2_internal.glicko2_close_apply(
   ratings regclass, source regclass, period_text text, close_number bigint,
   games_sql text, games_option text, n_games bigint,
   tau float8, max_rd float8, history regclass, player_column name, rating_column name,
-  advantage float8 DEFAULT 0, home_column name DEFAULT NULL, games_form text DEFAULT NULL)
+  advantage float8 DEFAULT 0, home_column name DEFAULT NULL, games_form text DEFAULT NULL,
+  min_rating float8 DEFAULT NULL, max_change float8 DEFAULT NULL, max_volatility float8 DEFAULT NULL)
   RETURNS void
   LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
   SET search_path = pg_catalog, pg_temp
@@ -276,6 +290,9 @@ DECLARE
   updated_returning text := 'c.games > 0 AS played';
   inserted_returning text := 'true AS played';
   close_sql text;
+  -- Floors and caps (src/caps.c checks them in the pass, before any write).
+  caps float8[] := ARRAY[min_rating, max_change, max_volatility];
+  n_capped bigint;
 BEGIN
   PERFORM glicko2_internal.glicko2_not_catalog(ratings, 'ratings'),
           glicko2_internal.glicko2_not_catalog(source, 'source'),
@@ -309,8 +326,8 @@ BEGIN
   END IF;
 
   IF in_place THEN
-    SELECT k.handle, k.sides, k.known, k.new_players INTO handle, n_sides, n_known, n_meant_new
-    FROM glicko2_internal.glicko2_close_compute(ratings_sql, games_sql, tau, max_rd, what, games_form,
+    SELECT k.handle, k.sides, k.known, k.new_players, k.capped INTO handle, n_sides, n_known, n_meant_new, n_capped
+    FROM glicko2_internal.glicko2_close_compute(ratings_sql, games_sql, tau, max_rd, what, games_form, caps,
                                            period_text, games_option, max_rd::text) k;
     -- Every row of the ratings set from the kept pass; the new players added.
     update_sql := format('UPDATE %1$s t SET %2$I = glicko2_internal.glicko2_close_result($1, t.%3$I)',
@@ -352,8 +369,8 @@ BEGIN
     END IF;
     close_sql := format($sql$
       WITH computed AS (
-        SELECT c.* FROM @extschema@.glicko2_close_ratings($1, $2, $3, $5, $6, $8, $4, $7, CAST($5 AS text))
-          AS c(player %4$s, rating @extschema@.glicko2_rating, games bigint, is_new boolean)
+        SELECT c.* FROM glicko2_internal.glicko2_close_ratings_capped($1, $2, $3, $5, $6, $8, $9, $4, $7, CAST($5 AS text))
+          AS c(player %4$s, rating @extschema@.glicko2_rating, games bigint, is_new boolean, capped boolean)
       ), updated AS (
         UPDATE %3$s t SET %2$I = c.rating
         FROM computed c
@@ -363,16 +380,17 @@ BEGIN
         INSERT INTO %3$s (%1$I, %2$I) SELECT c.player, c.rating FROM computed c WHERE c.is_new
         RETURNING %7$s
       ) %5$s
-      SELECT u.n + i.n, u.played + i.n, i.n, c.sides, u.n, c.known, c.new, %8$s
+      SELECT u.n + i.n, u.played + i.n, i.n, c.sides, u.n, c.known, c.new, %8$s, c.capped
       FROM (SELECT count(*) AS n, count(*) FILTER (WHERE played) AS played FROM updated) u,
            (SELECT count(*) AS n FROM inserted) i,
            (SELECT coalesce(sum(games), 0) AS sides, count(*) FILTER (WHERE NOT is_new) AS known,
-                   count(*) FILTER (WHERE is_new) AS new FROM computed) c
+                   count(*) FILTER (WHERE is_new) AS new, count(*) FILTER (WHERE capped) AS capped
+            FROM computed) c
       $sql$, player_column, rating_column, ratings, key_type, history_sql,
              updated_returning, inserted_returning,
              CASE WHEN history IS NULL THEN 'NULL::bigint' ELSE '(SELECT count(*) FROM hist)' END);
-    EXECUTE close_sql INTO n_players, n_played, n_new, n_sides, n_updated, n_known, n_meant_new, n_history
-      USING ratings_sql, games_sql, tau, period_text, max_rd, what, games_option, games_form;
+    EXECUTE close_sql INTO n_players, n_played, n_new, n_sides, n_updated, n_known, n_meant_new, n_history, n_capped
+      USING ratings_sql, games_sql, tau, period_text, max_rd, what, games_option, games_form, caps;
     -- Every row the pass read updated, every new player added: a trigger,
     -- rule or policy that skipped one fails the close.
     PERFORM glicko2_internal.glicko2_require_written(ratings, n_updated, n_known, 'update of ' || what),
@@ -385,14 +403,17 @@ BEGIN
   BEGIN
     INSERT INTO @extschema@.glicko2_closes
       (ratings, period, close_number, games_table, closed_at, closed_by,
-       players, played, new_players, games, tau, max_rd, unguarded, advantage, home_column)
+       players, played, new_players, games, tau, max_rd, unguarded, advantage, home_column,
+       min_rating, max_change, max_volatility, capped)
     VALUES (glicko2_close_apply.ratings, period_text, glicko2_close_apply.close_number + 1,
             source, clock_timestamp(), current_user,
             n_players, n_played, n_new, coalesce(n_games, n_sides / 2), glicko2_close_apply.tau,
             glicko2_close_apply.max_rd,
             -- (the locks keep the guards as glicko2_close_guard found them)
             EXISTS (SELECT FROM @extschema@.glicko2_guard_gaps(source, glicko2_close_apply.ratings)),
-            glicko2_close_apply.advantage, glicko2_close_apply.home_column);
+            glicko2_close_apply.advantage, glicko2_close_apply.home_column,
+            glicko2_close_apply.min_rating, glicko2_close_apply.max_change, glicko2_close_apply.max_volatility,
+            n_capped);
   EXCEPTION WHEN unique_violation THEN
     RAISE EXCEPTION 'period % of % not closed: another close of % committed meanwhile', period_text, ratings, ratings
       USING ERRCODE = '40001',
@@ -401,8 +422,8 @@ BEGIN
   END;
 END
 $$;
-COMMENT ON FUNCTION glicko2_internal.glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name, float8, name, text) IS
-  'Helper of glicko2_close_period and glicko2_close_matches: computes every player''s new rating from the procedure''s query of games with glicko2_close_ratings (Step 6 capped at max_rd for idle players) and writes them, adds new players and writes history; records the close in glicko2_closes, with whether the source was unguarded';
+COMMENT ON FUNCTION glicko2_internal.glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name, float8, name, text, float8, float8, float8) IS
+  'Helper of glicko2_close_period and glicko2_close_matches: computes every player''s new rating from the procedure''s query of games with glicko2_close_ratings (Step 6 capped at max_rd for idle players; with min_rating, max_change, max_volatility, the floors and caps applied) and writes them, adds new players and writes history; records the close in glicko2_closes, with whether the source was unguarded and how many ratings a floor or cap changed';
 
 -- Checks a home / first-move advantage and the games' column saying who has
 -- it (glicko2_close_period, glicko2_evaluate).
@@ -462,7 +483,8 @@ CREATE PROCEDURE glicko2_close_period(
   period_column name DEFAULT 'period', game_player_column name DEFAULT 'player_id',
   opponent_column name DEFAULT 'opponent_id', score_column name DEFAULT 'score',
   unguarded boolean DEFAULT false,
-  advantage float8 DEFAULT 0, home_column name DEFAULT NULL)
+  advantage float8 DEFAULT 0, home_column name DEFAULT NULL,
+  min_rating float8 DEFAULT NULL, max_change float8 DEFAULT NULL, max_volatility float8 DEFAULT NULL)
   LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
   SET datestyle = 'ISO, YMD'
@@ -500,8 +522,8 @@ BEGIN
       game_player_column, opponent_column, score_column, c.key_type, games, period_column, c.period_type,
       advantage_sql),
     CASE WHEN home_column IS NOT NULL THEN advantage::text END, NULL, tau, max_rd, history,
-    player_column, rating_column, advantage, home_column);
+    player_column, rating_column, advantage, home_column, NULL, min_rating, max_change, max_volatility);
 END
 $$;
-COMMENT ON PROCEDURE glicko2_close_period(regclass, regclass, anyelement, float8, float8, regclass, name, name, name, name, name, name, boolean, float8, name) IS
-  'Closes one period for a whole ratings table, atomically and exactly once: the paper''s update for players with games (both sides of each game, pre-period ratings), Step 6 capped at max_rd for the rest, new players added; with home_column, the side it marks (true: the player, false: the opponent) counts advantage points more in each game''s E; recorded in glicko2_closes and, if given, the history table (player_id, period, rating)';
+COMMENT ON PROCEDURE glicko2_close_period(regclass, regclass, anyelement, float8, float8, regclass, name, name, name, name, name, name, boolean, float8, name, float8, float8, float8) IS
+  'Closes one period for a whole ratings table, atomically and exactly once: the paper''s update for players with games (both sides of each game, pre-period ratings), Step 6 capped at max_rd for the rest, new players added; with home_column, the side it marks (true: the player, false: the opponent) counts advantage points more in each game''s E; min_rating, max_change, max_volatility (NULL: off, the paper''s procedure): floors and caps of every new rating, a departure from the paper; recorded in glicko2_closes and, if given, the history table (player_id, period, rating)';

@@ -249,7 +249,8 @@ CREATE PROCEDURE glicko2_close_matches(
   place_column name DEFAULT 'place', unguarded boolean DEFAULT false,
   weight_column name DEFAULT NULL, party_column name DEFAULT NULL,
   party_advantage float8 DEFAULT 0, size_advantage float8 DEFAULT 0,
-  teammates regclass DEFAULT NULL)
+  teammates regclass DEFAULT NULL,
+  min_rating float8 DEFAULT NULL, max_change float8 DEFAULT NULL, max_volatility float8 DEFAULT NULL)
   LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
   SET datestyle = 'ISO, YMD'
@@ -338,7 +339,8 @@ BEGIN
         $sql$, match_column, match_player_column, team_column, place_column, player_column, rating_column,
                matches, period_column, c.period_type, c.key_type, ratings, weight_sql, weights_sql,
                party_sql, parties_sql, party_advantage, size_advantage),
-        method, n_rows, tau, max_rd, history, player_column, rating_column, games_form => 'terms');
+        method, n_rows, tau, max_rd, history, player_column, rating_column, games_form => 'terms',
+        min_rating => min_rating, max_change => max_change, max_volatility => max_volatility);
     ELSE
       -- The period with the store (glicko2_teammates_terms): rows numbered,
       -- players in key order; its terms (one row a player) go to the pass
@@ -390,7 +392,8 @@ BEGIN
                ROWS FROM (unnest(x.a[1:1][:]), unnest(x.a[2:2][:]), unnest(x.a[3:3][:])) u(p, i, s)
         $sql$, c.key_type),
         CASE WHEN mates.terms[1][1] IS NULL THEN '{}' ELSE mates.terms::text END, n_rows, tau, max_rd, history, player_column, rating_column,
-        games_form => 'terms');
+        games_form => 'terms',
+        min_rating => min_rating, max_change => max_change, max_volatility => max_volatility);
       PERFORM glicko2_internal.glicko2_teammates_write(teammates, ratings, player_column, rating_column, c.key_type,
                                                       mates.pair_a, mates.pair_b, mates.correlation, mates.n_stored,
                                                       format('period %s of %s', c.period_text, matches));
@@ -410,5 +413,5 @@ BEGIN
   END;
 END
 $$;
-COMMENT ON PROCEDURE glicko2_close_matches(regclass, regclass, anyelement, text, float8, float8, regclass, name, name, name, name, name, name, name, boolean, name, name, float8, float8, regclass) IS
-  'Closes one period for a whole ratings table from team and free-for-all matches (one row per player per match: match_id, period, player_id, team, place [, weight]), atomically and exactly once like glicko2_close_period and sharing its record: each match''s game sides and their terms by glicko2_match_sides (''sum'', the default, and ''mean'': the team model; ''individual'' and ''composite'': Williams 2013), the paper''s update of each player from his sums and pre-period rating, Step 6 capped at max_rd for idle players, new players added; weight_column (NULL: a column named weight if there is one, else every share 1) is each player''s share of the match, in (0, 1]; party_column (NULL: none) labels the players of a team who queued together (NULL: alone), party_advantage the points each member of a party of two or more adds to his team''s strength (times his weight in it), size_advantage the points per team member beyond one (the sum of the shares less 1), both ''sum'' and ''mean'' only; teammates (a store made by glicko2_teammates_create; ''sum'' and ''mean'' only) rates players together with their recurring teammates, carrying their covariances from period to period, and rewrites the store in the same transaction';
+COMMENT ON PROCEDURE glicko2_close_matches(regclass, regclass, anyelement, text, float8, float8, regclass, name, name, name, name, name, name, name, boolean, name, name, float8, float8, regclass, float8, float8, float8) IS
+  'Closes one period for a whole ratings table from team and free-for-all matches (one row per player per match: match_id, period, player_id, team, place [, weight]), atomically and exactly once like glicko2_close_period and sharing its record: each match''s game sides and their terms by glicko2_match_sides (''sum'', the default, and ''mean'': the team model; ''individual'' and ''composite'': Williams 2013), the paper''s update of each player from his sums and pre-period rating, Step 6 capped at max_rd for idle players, new players added; weight_column (NULL: a column named weight if there is one, else every share 1) is each player''s share of the match, in (0, 1]; party_column (NULL: none) labels the players of a team who queued together (NULL: alone), party_advantage the points each member of a party of two or more adds to his team''s strength (times his weight in it), size_advantage the points per team member beyond one (the sum of the shares less 1), both ''sum'' and ''mean'' only; teammates (a store made by glicko2_teammates_create; ''sum'' and ''mean'' only) rates players together with their recurring teammates, carrying their covariances from period to period, and rewrites the store in the same transaction; min_rating, max_change, max_volatility (NULL: off): floors and caps of every new rating, as glicko2_close_period''s';

@@ -23,6 +23,10 @@ CREATE TABLE glicko2_closes (
   unguarded    boolean     NOT NULL DEFAULT false,
   advantage    float8      NOT NULL DEFAULT 0,
   home_column  name,
+  min_rating   float8,
+  max_change   float8,
+  max_volatility float8,
+  capped       bigint      NOT NULL DEFAULT 0 CHECK (capped >= 0),
   PRIMARY KEY (ratings, period),
   UNIQUE (ratings, close_number)
 );
@@ -42,6 +46,10 @@ COMMENT ON COLUMN glicko2_closes.tau IS 'System constant tau used';
 COMMENT ON COLUMN glicko2_closes.max_rd IS 'RD cap of idle players (NULL: no cap)';
 COMMENT ON COLUMN glicko2_closes.advantage IS 'Home / first-move advantage in rating points given to the side that home_column marked (0: none)';
 COMMENT ON COLUMN glicko2_closes.home_column IS 'The games'' boolean column saying which side had the advantage (NULL: none); glicko2_recompute closes again with it';
+COMMENT ON COLUMN glicko2_closes.min_rating IS 'Floor of every new rating (NULL: none; a departure from the paper)';
+COMMENT ON COLUMN glicko2_closes.max_change IS 'Largest move of one rating in the close (NULL: none; a departure from the paper)';
+COMMENT ON COLUMN glicko2_closes.max_volatility IS 'Cap of every new volatility (NULL: none; a departure from the paper)';
+COMMENT ON COLUMN glicko2_closes.capped IS 'Ratings a floor or cap changed';
 COMMENT ON COLUMN glicko2_closes.unguarded IS 'Closed with unguarded => true while a table the games were read from had no guard trigger covering the close: a game written later to a closed period may never be rated';
 
 SELECT pg_catalog.pg_extension_config_dump('glicko2_closes', '');

@@ -41,7 +41,8 @@ CREATE PROCEDURE glicko2_replay(
   period_column name DEFAULT 'period', game_player_column name DEFAULT 'player_id',
   opponent_column name DEFAULT 'opponent_id', score_column name DEFAULT 'score',
   unguarded boolean DEFAULT false,
-  advantage float8 DEFAULT 0, home_column name DEFAULT NULL)
+  advantage float8 DEFAULT 0, home_column name DEFAULT NULL,
+  min_rating float8 DEFAULT NULL, max_change float8 DEFAULT NULL, max_volatility float8 DEFAULT NULL)
   LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
   SET datestyle = 'ISO, YMD'
@@ -91,10 +92,10 @@ BEGIN
       period_column, games, period_type) USING through
   LOOP
     EXECUTE format('CALL @extschema@.glicko2_close_period($1, $2, CAST($3 AS %s), $4, $5, $6,
-                      $7, $8, $9, $10, $11, $12, $13, $14, $15)', period_type)
+                      $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)', period_type)
       USING ratings, games, p, tau, max_rd, history, player_column, rating_column,
             period_column, game_player_column, opponent_column, score_column, unguarded,
-            advantage, home_column;
+            advantage, home_column, min_rating, max_change, max_volatility;
     redo := ARRAY(SELECT s.season FROM @extschema@.glicko2_season_resets s
                   WHERE s.ratings = glicko2_replay.ratings AND s.after_period = p AND s.season = ANY (pending));
     IF cardinality(redo) > 0 THEN
@@ -108,8 +109,8 @@ BEGIN
   WHERE s.ratings = glicko2_replay.ratings AND s.season = ANY (pending);
 END
 $$;
-COMMENT ON PROCEDURE glicko2_replay(regclass, regclass, float8, float8, regclass, text, name, name, name, name, name, name, boolean, float8, name) IS
-  'Rebuilds a ratings table from its games: empties it (and the history table, and its records in glicko2_closes), then closes every period of the games in order (up to through, if given) with glicko2_close_period (unguarded, advantage and home_column passed on); one transaction';
+COMMENT ON PROCEDURE glicko2_replay(regclass, regclass, float8, float8, regclass, text, name, name, name, name, name, name, boolean, float8, name, float8, float8, float8) IS
+  'Rebuilds a ratings table from its games: empties it (and the history table, and its records in glicko2_closes), then closes every period of the games in order (up to through, if given) with glicko2_close_period (unguarded, advantage, home_column and the floors and caps passed on), applying each recorded season reset again after the period it followed; one transaction';
 
 -- After games of closed periods were changed or annulled: rolls the ratings
 -- back to the end of the period before, from the history table, and closes
@@ -138,6 +139,9 @@ DECLARE
   unguardeds boolean[];
   advantages float8[];
   home_columns name[];
+  min_ratings float8[];
+  max_changes float8[];
+  max_volatilities float8[];
   kept bigint;
   meant_deleted bigint;
   meant_updated bigint;
@@ -212,8 +216,10 @@ BEGIN
   -- Close again, in the order closed, each with its own tau, max_rd, unguarded and advantage.
   SELECT array_agg(c.period ORDER BY c.close_number), array_agg(c.tau ORDER BY c.close_number),
          array_agg(c.max_rd ORDER BY c.close_number), array_agg(c.unguarded ORDER BY c.close_number),
-         array_agg(c.advantage ORDER BY c.close_number), array_agg(c.home_column ORDER BY c.close_number)
-    INTO periods, taus, max_rds, unguardeds, advantages, home_columns
+         array_agg(c.advantage ORDER BY c.close_number), array_agg(c.home_column ORDER BY c.close_number),
+         array_agg(c.min_rating ORDER BY c.close_number), array_agg(c.max_change ORDER BY c.close_number),
+         array_agg(c.max_volatility ORDER BY c.close_number)
+    INTO periods, taus, max_rds, unguardeds, advantages, home_columns, min_ratings, max_changes, max_volatilities
   FROM @extschema@.glicko2_closes c
   WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= first_number;
   DELETE FROM @extschema@.glicko2_closes c
@@ -226,10 +232,10 @@ BEGIN
           first_number - 1, before, player_column, rating_column);
   FOR i IN 1 .. cardinality(periods) LOOP
     EXECUTE format('CALL @extschema@.glicko2_close_period($1, $2, CAST($3 AS %s), $4, $5, $6,
-                      $7, $8, $9, $10, $11, $12, $13, $14, $15)', period_type)
+                      $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)', period_type)
       USING ratings, games, periods[i], taus[i], max_rds[i], history, player_column,
             rating_column, period_column, game_player_column, opponent_column, score_column,
-            unguardeds[i], advantages[i], home_columns[i];
+            unguardeds[i], advantages[i], home_columns[i], min_ratings[i], max_changes[i], max_volatilities[i];
     PERFORM glicko2_internal.glicko2_season_redo(ratings, ARRAY(
               SELECT s.season FROM @extschema@.glicko2_season_resets s
               WHERE s.ratings = glicko2_recompute.ratings AND s.after_close = first_number + i - 1),
@@ -238,4 +244,4 @@ BEGIN
 END
 $$;
 COMMENT ON PROCEDURE glicko2_recompute(regclass, regclass, anyelement, regclass, name, name, name, name, name, name) IS
-  'After games of closed periods were changed or annulled: puts the ratings back as they were before period (from the history table), then closes that period and every later closed one again with glicko2_close_period and the tau, max_rd, unguarded flag, advantage and home_column each was closed with; one transaction';
+  'After games of closed periods were changed or annulled: puts the ratings back as they were before period (from the history table), then closes that period and every later closed one again with glicko2_close_period and the tau, max_rd, unguarded flag, advantage, home_column and floors and caps each was closed with, applying the recorded season resets again at their places; one transaction';

@@ -77,6 +77,7 @@
 #include "utils/typcache.h"
 #include "utils/varlena.h"
 
+#include "caps.h"
 #include "close_pass.h"
 #include "memory.h"
 #include "relation.h"
@@ -717,9 +718,10 @@ check_justified(ClosePass *pass, const PlayerEntry *entry, const Glicko2Rating *
 			errhint("Team matches: the methods 'sum' and 'mean' count each match's information once."));
 }
 
-/* Every player's new rating, in the order first read. */
+/* Every player's new rating, in the order first read, floors and caps
+ * applied (a departure from the paper the close's caller chose). */
 static void
-compute_results(ClosePass *pass, double tau, double max_rd)
+compute_results(ClosePass *pass, double tau, double max_rd, const GlickoCaps *caps)
 {
 	players_iterator iter;
 	PlayerEntry *entry;
@@ -746,6 +748,7 @@ compute_results(ClosePass *pass, double tau, double max_rd)
 													  glicko2_to_cstring(&entry->pre)));
 			if (entry->sums.games > 0)
 				check_justified(pass, entry, &result->rating, tau);
+			result->capped = glicko2_apply_caps(&entry->pre, &result->rating, caps);
 		}
 	}
 }
@@ -782,7 +785,11 @@ glicko_close_pass_args(FunctionCallInfo fcinfo, ClosePassArgs *args)
 					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					errmsg("form must be 'games', 'sides', 'terms' or NULL, not '%s'", form));
 	}
-	args->params = PG_ARGISNULL(6) ? construct_empty_array(TEXTOID) : PG_GETARG_ARRAYTYPE_P(6);
+	args->caps = GLICKO_CAPS_OFF;
+	if (PG_NARGS() == 8 && !PG_ARGISNULL(6))
+		glicko_caps_from_array(PG_GETARG_ARRAYTYPE_P(6), &args->caps);
+	args->params = PG_ARGISNULL(PG_NARGS() - 1) ? construct_empty_array(TEXTOID)
+		: PG_GETARG_ARRAYTYPE_P(PG_NARGS() - 1);
 	if (ARR_NDIM(args->params) > 1)
 		ereport(ERROR,
 				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
@@ -884,7 +891,7 @@ glicko_close_pass_run(MemoryContext parent, Oid rating_type, const ClosePassArgs
 
 	SPI_finish();
 
-	compute_results(pass, args->tau, args->max_rd);
+	compute_results(pass, args->tau, args->max_rd, &args->caps);
 	MemoryContextReset(pass->row_context);
 
 	ereport(DEBUG1,
@@ -956,8 +963,8 @@ glicko2_close_ratings(PG_FUNCTION_ARGS)
 
 	glicko_close_pass_args(fcinfo, &args);
 
-	/* The result: (player, rating, games, is_new). */
-	if (out_desc->natts != 4)
+	/* The result: (player, rating, games, is_new [, capped]). */
+	if (out_desc->natts != 4 && out_desc->natts != 5)
 		ereport(ERROR,
 				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				errmsg("glicko2_close_ratings needs a column definition list of 4 columns"),
@@ -973,6 +980,8 @@ glicko2_close_ratings(PG_FUNCTION_ARGS)
 	rating_desc = BlessTupleDesc(rating_desc);
 	check_column(out_desc, 2, INT8OID, "the result", "number of games");
 	check_column(out_desc, 3, BOOLOID, "the result", "flag of new players");
+	if (out_desc->natts == 5)
+		check_column(out_desc, 4, BOOLOID, "the result", "flag of capped ratings");
 
 	pass = glicko_close_pass_run(CurrentMemoryContext, TupleDescAttr(out_desc, 1)->atttypid, &args);
 	check_column(out_desc, 0, pass->key_type, "the result", "player");
@@ -985,13 +994,14 @@ glicko2_close_ratings(PG_FUNCTION_ARGS)
 	for (uint32 i = 0; i < n; i++)
 	{
 		const CloseResult *result = &results[i];
-		Datum		values[4];
-		bool		nulls[4] = {false, false, false, false};
+		Datum		values[5];
+		bool		nulls[5] = {false, false, false, false, false};
 
 		CHECK_FOR_INTERRUPTS();
 		values[0] = result->key;
 		values[2] = Int64GetDatum(result->games);
 		values[3] = BoolGetDatum(result->is_new);
+		values[4] = BoolGetDatum(result->capped);
 		if (result->has_rating)
 			values[1] = glicko2_rating_datum(rating_desc, &result->rating);
 		else

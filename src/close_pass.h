@@ -12,6 +12,7 @@
 #include "utils/array.h"
 
 #include "core/glicko_math.h"
+#include "core/league_math.h"
 
 /* One player's outcome, in the order the pass first read the players. */
 typedef struct CloseResult
@@ -21,6 +22,7 @@ typedef struct CloseResult
 	int64		games;			/* game sides in the period */
 	bool		has_rating;		/* false: unrated and idle, stays unrated */
 	bool		is_new;			/* absent from the ratings query */
+	bool		capped;			/* a floor or cap changed the rating */
 } CloseResult;
 
 typedef struct ClosePass ClosePass;
@@ -43,10 +45,13 @@ typedef struct ClosePassArgs
 	double		max_rd;			/* INFINITY: no cap */
 	char	   *what;			/* names the games in errors */
 	GlickoGamesForm form;
+	GlickoCaps	caps;			/* floors and caps, every one off by default */
 	ArrayType  *params;			/* text parameters of both queries */
 } ClosePassArgs;
 
-/* (ratings_query, games_query, tau, max_rd, what, form, VARIADIC params) */
+/* (ratings_query, games_query, tau, max_rd, what, form [, caps float8[]],
+ * VARIADIC params): the internal forms take caps as
+ * {min_rating, max_change, max_volatility}, a NULL element off. */
 extern void glicko_close_pass_args(FunctionCallInfo fcinfo, ClosePassArgs *args);
 
 /*

@@ -4,8 +4,9 @@
  * row, with no join:
  *
  *   glicko2_close_compute(ratings_query, games_query, tau, max_rd, what,
- *                         VARIADIC params, OUT handle bigint, OUT sides bigint,
- *                         OUT known bigint, OUT new_players bigint)
+ *                         form, caps, VARIADIC params, OUT handle bigint,
+ *                         OUT sides bigint, OUT known bigint,
+ *                         OUT new_players bigint, OUT capped bigint)
  *       runs the pass of close_pass.c (every bad game an ERROR first) and
  *       keeps its results under a handle, until glicko2_close_finish or the
  *       end of the (sub)transaction that computed them; known and
@@ -104,12 +105,13 @@ glicko2_close_compute(PG_FUNCTION_ARGS)
 	KeptClose  *kept;
 	ClosePassArgs args;
 	TupleDesc	desc;
-	Datum		values[4];
-	bool		nulls[4] = {false, false, false, false};
+	Datum		values[5];
+	bool		nulls[5] = {false, false, false, false, false};
 	const CloseResult *results;
 	uint32		n;
 	int64		sides = 0;
 	int64		new_players = 0;
+	int64		capped = 0;
 
 	glicko_close_pass_args(fcinfo, &args);
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
@@ -125,6 +127,7 @@ glicko2_close_compute(PG_FUNCTION_ARGS)
 	{
 		sides += results[i].games;
 		new_players += results[i].is_new;
+		capped += results[i].capped;
 	}
 
 	kept->handle = ++last_handle;
@@ -138,6 +141,7 @@ glicko2_close_compute(PG_FUNCTION_ARGS)
 	values[1] = Int64GetDatum(sides);
 	values[2] = Int64GetDatum((int64) n - new_players);
 	values[3] = Int64GetDatum(new_players);
+	values[4] = Int64GetDatum(capped);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }
 

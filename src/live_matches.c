@@ -106,7 +106,8 @@ typedef struct MatchTrigger
 static const char *const option_names =
 	"period, tau, max_rd, method, player_column, rating_column, rated_at_column, "
 	"match_column, match_player_column, team_column, place_column, played_at_column, "
-	"weight_column, party_column, party_advantage, size_advantage";
+	"weight_column, party_column, party_advantage, size_advantage, "
+	"min_rating, max_change, max_volatility";
 
 /* One 'name=value' trigger argument; column names go to names[]. */
 static void
@@ -817,6 +818,7 @@ rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match 
 			GlickoLiveRow *lr = &locked[mr[p].key];
 
 			status = glicko2_update_elapsed(&pre[p], &sums[p], t->opt.tau, 0.0, &lr->rating, NULL);
+			(void) glicko2_apply_caps(&pre[p], &lr->rating, &t->opt.caps);
 			lr->unrated = false;
 			lr->rated_at = glicko_live_rated_at(lr, at);
 			lr->rated_at_null = false;

@@ -23,6 +23,7 @@
 #include "utils/typcache.h"
 #include "utils/varlena.h"
 
+#include "caps.h"
 #include "live_game.h"
 #include "live_rows.h"
 #include "relation.h"
@@ -36,6 +37,7 @@ glicko_live_options_init(GlickoLiveOptions *opt)
 	opt->period_usecs = (double) USECS_PER_DAY;
 	opt->tau = GLICKO2_DEFAULT_TAU;
 	opt->max_rd = GLICKO2_DEFAULT_RD;
+	opt->caps = GLICKO_CAPS_OFF;
 }
 
 void
@@ -88,6 +90,8 @@ glicko_live_common_option(const char *name, const char *value, GlickoLiveOptions
 			glicko_check_positive(opt->max_rd, "max_rd");
 		}
 	}
+	else if (glicko_caps_option(name, value, &opt->caps))
+		return true;
 	else
 	{
 		slot = strcmp(name, "player_column") == 0 ? &opt->player_column :

@@ -19,6 +19,7 @@
 
 #include "compat.h"
 #include "core/glicko_math.h"
+#include "core/league_math.h"
 
 /* The options every live trigger takes (strings in the entry's cxt). */
 typedef struct GlickoLiveOptions
@@ -26,6 +27,7 @@ typedef struct GlickoLiveOptions
 	double		period_usecs;
 	double		tau;
 	double		max_rd;			/* INFINITY: no cap */
+	GlickoCaps	caps;			/* floors and caps, off by default */
 	char	   *player_column;	/* of ratings */
 	char	   *rating_column;
 	char	   *rated_at_column;

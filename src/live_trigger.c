@@ -59,7 +59,8 @@ typedef struct LiveTrigger
 
 static const char *const option_names =
 	"period, tau, max_rd, player_column, rating_column, rated_at_column, "
-	"game_player_column, opponent_column, score_column, played_at_column";
+	"game_player_column, opponent_column, score_column, played_at_column, "
+	"min_rating, max_change, max_volatility";
 
 /* One 'name=value' trigger argument (strings allocated in cxt). */
 static void
@@ -255,6 +256,8 @@ rate_game(GlickoLiveEntry *e, TriggerData *trigdata)
 	if (status != GLICKO_OK)
 		glicko_report_status(status, psprintf("live rating of a game written to %s",
 											  RelationGetRelationName(trigdata->tg_relation)));
+	(void) glicko2_apply_caps(&rows[0].rating, &new_player, &t->opt.caps);
+	(void) glicko2_apply_caps(&rows[1].rating, &new_opponent, &t->opt.caps);
 
 	/* Both rows written; rated_at never moves back. */
 	rows[0].rating = new_player;

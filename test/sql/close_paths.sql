@@ -339,7 +339,7 @@ BEGIN;
 SELECT k.handle AS kept, k.sides FROM glicko2_internal.glicko2_close_compute(
   'SELECT player_id, rating FROM close_paths.base',
   'SELECT player_id, opponent_id, score FROM close_paths.games WHERE period = CAST($1 AS int)',
-  0.5, 350, 'period 1', NULL, '1') k \gset
+  0.5, 350, 'period 1', NULL, NULL, '1') k \gset
 SELECT :sides AS sides, (SELECT 2 * count(*) FROM games WHERE period = 1) AS expected_sides;
 SAVEPOINT s;
 SELECT glicko2_internal.glicko2_close_result(:kept, 3::bigint);
@@ -362,7 +362,7 @@ BEGIN;
 SELECT k.handle AS kept FROM glicko2_internal.glicko2_close_compute(
   'SELECT player_id, rating FROM close_paths.base',
   'SELECT player_id, opponent_id, score FROM close_paths.games WHERE period = CAST($1 AS int)',
-  0.5, 350, 'period 1', NULL, '1') k \gset
+  0.5, 350, 'period 1', NULL, NULL, '1') k \gset
 COMMIT;
 \set VERBOSITY sqlstate
 SELECT glicko2_internal.glicko2_close_result(:kept, 1);
@@ -373,14 +373,14 @@ SAVEPOINT released;
 SELECT k.handle AS kept FROM glicko2_internal.glicko2_close_compute(
   'SELECT player_id, rating FROM close_paths.base',
   'SELECT player_id, opponent_id, score FROM close_paths.games WHERE period = CAST($1 AS int)',
-  0.5, 350, 'period 1', NULL, '1') k \gset
+  0.5, 350, 'period 1', NULL, NULL, '1') k \gset
 RELEASE released;
 SELECT glicko2_internal.glicko2_close_result(:kept, 1) = rating AS kept_after_release FROM expected WHERE player_id = 1;
 SAVEPOINT rolled_back;
 SELECT k.handle AS kept FROM glicko2_internal.glicko2_close_compute(
   'SELECT player_id, rating FROM close_paths.base',
   'SELECT player_id, opponent_id, score FROM close_paths.games WHERE period = CAST($1 AS int)',
-  0.5, 350, 'period 1', NULL, '1') k \gset
+  0.5, 350, 'period 1', NULL, NULL, '1') k \gset
 ROLLBACK TO rolled_back;
 \set VERBOSITY sqlstate
 SELECT glicko2_internal.glicko2_close_result(:kept, 1);
