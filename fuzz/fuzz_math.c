@@ -125,7 +125,10 @@ rate(const Glicko2Rating *p, const Game *games, int n, double tau,
 	int			i,
 				j;
 
-	*s = (GlickoSums) {0};
+	*s = (GlickoSums)
+	{
+		0
+	};
 	for (i = 0; i < n; i++)
 		for (j = 0; j < games[i].repeat; j++)
 			glicko2_add_game(s, p->rating, games[i].rating, games[i].rd, games[i].score);
@@ -260,9 +263,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 
 	/*
-	 * Domain mode: success and the properties.  The one refusal allowed is
-	 * an upset of negligible information (I < 1e-290): Glicko-2 then moves
-	 * the rating by about S/I Glicko-2 units, which overflows a double.
+	 * Domain mode: success and the properties.  The one refusal allowed is an
+	 * upset of negligible information (I < 1e-290): Glicko-2 then moves the
+	 * rating by about S/I Glicko-2 units, which overflows a double.
 	 */
 	if (st == GLICKO_OUT_OF_RANGE && sums.information < 1e-290)
 		return 0;

@@ -216,7 +216,7 @@ typedef struct PendingGame
 	uint32		player_hash;
 	uint32		opponent_hash;
 	Glicko2Rating opponent_rating;	/* a side's */
-	GlickoTerms	terms;			/* a side's terms ('terms') */
+	GlickoTerms terms;			/* a side's terms ('terms') */
 	double		score;
 	double		advantage;		/* the player's, with an advantage column */
 } PendingGame;
@@ -249,7 +249,8 @@ struct ClosePass
 	bool		advantage;		/* a fourth column: the player's advantage */
 	Oid			score_type;
 	Oid			rating_type;	/* glicko2_rating */
-	Glicko2Rating unrated;		/* a new or NULL-rated player (glicko2_unrated) */
+	Glicko2Rating unrated;		/* a new or NULL-rated player
+								 * (glicko2_unrated) */
 	bool		queue_games;	/* keys by value: games can wait in the queue */
 	int			queue_head;
 	int			queue_count;
@@ -458,12 +459,12 @@ static void
 note_bad_game(ClosePass *pass, TupleTableSlot *slot, BadGame kind)
 {
 	char	   *message = pass->form == GAMES_FORM_TERMS ?
-		psprintf("%s: player %s, information %s, surprise %s",
-				 bad_game_why[kind], value_text(slot, 0),
-				 value_text(slot, 1), value_text(slot, 2)) :
-		psprintf("%s: player %s, opponent %s, score %s",
-				 bad_game_why[kind], value_text(slot, 0),
-				 value_text(slot, 1), value_text(slot, 2));
+	psprintf("%s: player %s, information %s, surprise %s",
+			 bad_game_why[kind], value_text(slot, 0),
+			 value_text(slot, 1), value_text(slot, 2)) :
+	psprintf("%s: player %s, opponent %s, score %s",
+			 bad_game_why[kind], value_text(slot, 0),
+			 value_text(slot, 1), value_text(slot, 2));
 
 	pass->n_bad++;
 	if (pass->first_bad == NULL ||
@@ -485,7 +486,7 @@ add_game(ClosePass *pass, const PendingGame *game)
 	PlayerEntry *player;
 	PlayerEntry *opponent;
 	Glicko2Rating opp;
-	GlickoTerms	terms;
+	GlickoTerms terms;
 
 	if (pass->form == GAMES_FORM_TERMS)
 	{
@@ -563,7 +564,7 @@ receive_game(TupleTableSlot *slot, DestReceiver *self)
 	double		score = 0.0;
 	double		advantage = 0.0;
 
-	GlickoTerms	terms = {0.0, 0.0};
+	GlickoTerms terms = {0.0, 0.0};
 	bool		games = pass->form == GAMES_FORM_GAMES;
 
 	CHECK_FOR_INTERRUPTS();
@@ -986,8 +987,10 @@ glicko2_close_ratings(PG_FUNCTION_ARGS)
 	pass = glicko_close_pass_run(CurrentMemoryContext, TupleDescAttr(out_desc, 1)->atttypid, &args);
 	check_column(out_desc, 0, pass->key_type, "the result", "player");
 
-	/* Every player's new rating, in the order first read (the ratings' order,
-	 * then new players): an update then visits the table in its own order. */
+	/*
+	 * Every player's new rating, in the order first read (the ratings' order,
+	 * then new players): an update then visits the table in its own order.
+	 */
 	old = MemoryContextSwitchTo(pass->row_context);
 
 	results = glicko_close_pass_results(pass, &n);

@@ -52,7 +52,8 @@
 typedef struct KeptClose
 {
 	int64		handle;
-	MemoryContext context;		/* everything below, under CurTransactionContext */
+	MemoryContext context;		/* everything below, under
+								 * CurTransactionContext */
 	ClosePass  *pass;
 	int64		written;		/* results read by glicko2_close_result */
 	int64		played;			/* of them, players with games */

@@ -174,7 +174,11 @@ guard_scope(Oid relid, const char *tgname, int nargs, char **args,
 	if (*named != NIL)
 		return;
 	*games = list_make1_oid(relid);
-	/* (the list grows as parents and views are found; each relation is added once) */
+
+	/*
+	 * (the list grows as parents and views are found; each relation is added
+	 * once)
+	 */
 	for (i = 0; i < list_length(*games); i++)
 	{
 		*games = add_parents(*games, list_nth_oid(*games, i));
@@ -260,14 +264,16 @@ typedef struct GuardState
 	Oid			tgoid;			/* hash key */
 	bool		valid;
 	CommandId	cid;			/* the command counter when it was read */
-	bool		closed;			/* some covered ratings table has closed a period */
+	bool		closed;			/* some covered ratings table has closed a
+								 * period */
 	AttrNumber	attnum;			/* the period column of the trigger's table */
 	Oid			typid;
 	Oid			collation;
 	int16		typlen;
 	bool		typbyval;
 	FmgrInfo   *cmp;			/* the type's btree comparison (type cache) */
-	Datum		last;			/* the latest period closed, in the column's type */
+	Datum		last;			/* the latest period closed, in the column's
+								 * type */
 	char	   *last_text;
 	char	   *ratings;		/* the ratings table that closed it */
 } GuardState;
@@ -454,7 +460,11 @@ read_closes(GuardState *s, TriggerData *td, Oid fn_oid)
 	values[1] = regclass_array(games);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	/* (the latest snapshot, also under REPEATABLE READ: a close committed after the writer's snapshot still counts) */
+
+	/*
+	 * (the latest snapshot, also under REPEATABLE READ: a close committed
+	 * after the writer's snapshot still counts)
+	 */
 	PushActiveSnapshot(GetLatestSnapshot());
 	ret = SPI_execute_plan(closes_plan(fn_oid), values, NULL, true, 0);
 	PopActiveSnapshot();
@@ -473,9 +483,11 @@ read_closes(GuardState *s, TriggerData *td, Oid fn_oid)
 		char	   *name;
 		MemoryContext old;
 
-		if (ratings == previous)	/* (not the last close of this ratings table) */
+		if (ratings == previous)	/* (not the last close of this ratings
+									 * table) */
 			continue;
 		previous = ratings;
+
 		/*
 		 * A dropped ratings table's closes guard nothing: its ratings are
 		 * gone (glicko2_forget_dropped deletes them at the DROP; this covers
@@ -582,7 +594,11 @@ first_closed_period(GuardState *s, Relation rel, bool only)
 		return NULL;
 	/* The earliest period it holds (an index on the period column serves it). */
 	column = quote_identifier(NameStr(TupleDescAttr(desc, s->attnum - 1)->attname));
-	/* ORDER BY uses the type's default btree ordering, not an operator found by name. */
+
+	/*
+	 * ORDER BY uses the type's default btree ordering, not an operator found
+	 * by name.
+	 */
 	query = psprintf("SELECT g.%s FROM %s%s g WHERE g.%s IS NOT NULL ORDER BY g.%s LIMIT 1",
 					 column, only ? "ONLY " : "", relation_name(rel), column, column);
 	if (SPI_connect() != SPI_OK_CONNECT)
@@ -774,7 +790,8 @@ glicko2_refuse_closed_arrivals(PG_FUNCTION_ARGS)
 
 	if (cmd->type != SCT_AlterTable)
 		PG_RETURN_VOID();
-	guard_hash();				/* (read_closes keeps the periods in its context) */
+	guard_hash();				/* (read_closes keeps the periods in its
+								 * context) */
 	foreach(lc, cmd->d.alterTable.subcmds)
 	{
 		CollectedATSubcmd *sub = (CollectedATSubcmd *) lfirst(lc);

@@ -15,9 +15,11 @@ extern void glicko_json_begin_object(GlickoJsonbState *st, const char *key);
 extern void glicko_json_end_object(GlickoJsonbState *st);
 extern void glicko_json_begin_array(GlickoJsonbState *st, const char *key);
 extern void glicko_json_end_array(GlickoJsonbState *st);
+
 /* A non-finite x is written as null. */
 extern void glicko_json_put_number(GlickoJsonbState *st, const char *key, double x);
 extern void glicko_json_put_bool(GlickoJsonbState *st, const char *key, bool b);
+
 /* Close the outermost object and return it. */
 extern Jsonb *glicko_json_finish(GlickoJsonbState *st);
 

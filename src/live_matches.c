@@ -93,7 +93,8 @@ typedef struct MatchTrigger
 	GlickoLiveRatings ratings;
 	Oid			key_array_type; /* of the matches' player column */
 	Oid			match_array_type;
-	uint32		lock_space;		/* the top table's OID (top_relid), for the match locks */
+	uint32		lock_space;		/* the top table's OID (top_relid), for the
+								 * match locks */
 } MatchTrigger;
 
 /*
@@ -104,10 +105,10 @@ typedef struct MatchTrigger
 #define SPLIT_PLAN GLICKO_LIVE_OWN
 
 static const char *const option_names =
-	"period, tau, max_rd, method, player_column, rating_column, rated_at_column, "
-	"match_column, match_player_column, team_column, place_column, played_at_column, "
-	"weight_column, party_column, party_advantage, size_advantage, "
-	"min_rating, max_change, max_volatility";
+"period, tau, max_rd, method, player_column, rating_column, rated_at_column, "
+"match_column, match_player_column, team_column, place_column, played_at_column, "
+"weight_column, party_column, party_advantage, size_advantage, "
+"min_rating, max_change, max_volatility";
 
 /* One 'name=value' trigger argument; column names go to names[]. */
 static void
@@ -182,10 +183,10 @@ require_match_index(Oid relid, const MatchColumn *col)
 	int			ret;
 
 	ret = SPI_execute_with_args(
-		"SELECT EXISTS (SELECT FROM pg_catalog.pg_index i"
-		" WHERE i.indrelid OPERATOR(pg_catalog.=) $1"
-		" AND i.indkey[0] OPERATOR(pg_catalog.=) $2 AND i.indpred IS NULL)",
-		2, types, args, NULL, true, 1);
+								"SELECT EXISTS (SELECT FROM pg_catalog.pg_index i"
+								" WHERE i.indrelid OPERATOR(pg_catalog.=) $1"
+								" AND i.indkey[0] OPERATOR(pg_catalog.=) $2 AND i.indpred IS NULL)",
+								2, types, args, NULL, true, 1);
 	if (ret != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "could not read the indexes of relation %u", relid);
 	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
@@ -233,7 +234,11 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 		t->opt.rating_column = MemoryContextStrdup(e->cxt, "rating");
 	if (t->opt.rated_at_column == NULL)
 		t->opt.rated_at_column = MemoryContextStrdup(e->cxt, "rated_at");
-	/* The play shares: weight_column, or else a column named weight (as glicko2_close_matches). */
+
+	/*
+	 * The play shares: weight_column, or else a column named weight (as
+	 * glicko2_close_matches).
+	 */
 	if (names[COL_WEIGHT] == NULL && get_attnum(e->table_relid, "weight") > 0)
 		names[COL_WEIGHT] = "weight";
 	t->has_weight = names[COL_WEIGHT] != NULL;
@@ -274,6 +279,7 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 				errcode(ERRCODE_DATATYPE_MISMATCH),
 				errmsg("the player and match columns of %s need types with array types",
 					   RelationGetRelationName(matches)));
+
 	/*
 	 * Match ids are counted and locked in the topmost table of the triggers
 	 * like this one: a match written to a partition and the same match id
@@ -319,11 +325,13 @@ typedef struct MatchRow
 	int64		place;
 	TimestampTz played_at;
 	double		share;
-	int			key;			/* the player's number among the statement's players */
+	int			key;			/* the player's number among the statement's
+								 * players */
 	int			team_no;		/* the team's number within its match */
 	Datum		party;
 	bool		party_null;		/* (also without a party column) */
-	int			party_no;		/* the party's number within its match, -1 alone */
+	int			party_no;		/* the party's number within its match, -1
+								 * alone */
 } MatchRow;
 
 /* A match: its rows are rows[first .. first + n). */
@@ -569,7 +577,11 @@ group_matches(const MatchTrigger *t, Relation matches, MatchRow *rows, int n_row
 
 		while (j < n_rows && compare_datums(&t->col[COL_MATCH], rows[i].match, rows[j].match) == 0)
 			j++;
-		/* (ties in the sort above leave a team's players in any order: unimportant) */
+
+		/*
+		 * (ties in the sort above leave a team's players in any order:
+		 * unimportant)
+		 */
 		m[k].first = i;
 		m[k].n = j - i;
 		if (m[k].n > GLICKO_TEAM_MAX_PLAYERS)
@@ -785,7 +797,7 @@ rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match 
 		const MatchRow *mr = &rows[m[i].first];
 		TimestampTz at = mr[0].played_at;
 		GlickoTeamMatch match = {t->method, m[i].n, m[i].n_teams, team, pre,
-			t->has_weight ? share : NULL, place, t->party_column ? party : NULL, t->advantage};
+		t->has_weight ? share : NULL, place, t->party_column ? party : NULL, t->advantage};
 		GlickoTeamWork work;
 		GlickoTeamCursor cursor = {0, -1};
 		GlickoTeamSide side;
@@ -889,7 +901,10 @@ rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 	written = glicko_live_write_rows(e, &t->ratings, n_keys, locked, args, 2);
 	if (written != n_keys)
 	{
-		/* A split match, or rows the ratings table's triggers, rules or policies kept. */
+		/*
+		 * A split match, or rows the ratings table's triggers, rules or
+		 * policies kept.
+		 */
 		ret = SPI_execute_plan(e->plans[SPLIT_PLAN], args, NULL, false, 1);
 		if (ret != SPI_OK_SELECT)
 			elog(ERROR, "glicko2_rate_matches: the check of the matches failed: %s",

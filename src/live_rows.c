@@ -73,8 +73,8 @@ glicko_live_common_option(const char *name, const char *value, GlickoLiveOptions
 
 	if (strcmp(name, "period") == 0)
 		opt->period_usecs = glicko_live_period_usecs(DatumGetIntervalP(
-			DirectFunctionCall3(interval_in, CStringGetDatum(value),
-								ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1))));
+																	   DirectFunctionCall3(interval_in, CStringGetDatum(value),
+																						   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1))));
 	else if (strcmp(name, "tau") == 0)
 	{
 		opt->tau = DatumGetFloat8(DirectFunctionCall1(float8in, CStringGetDatum(value)));
@@ -423,8 +423,8 @@ glicko_live_lock_players(GlickoLiveEntry *e, const GlickoLiveRatings *rt, Oid ke
 
 		/*
 		 * Still missing after an insert that added nobody: not a concurrent
-		 * insert (the lock would see it now) but a trigger, rule or policy
-		 * of the ratings table that dropped or hid the row.
+		 * insert (the lock would see it now) but a trigger, rule or policy of
+		 * the ratings table that dropped or hid the row.
 		 */
 		if (tries > 0 && added == 0)
 			glicko2_require_written(rt->relid, 0, 1,
@@ -692,8 +692,10 @@ read_row(GlickoLiveRow *row, HeapTuple tup, TupleDesc desc, int first,
 	Datum		rating = SPI_getbinval(tup, desc, first, &row->unrated);
 	Oid			tableoid = DatumGetObjectId(SPI_getbinval(tup, desc, first + 3, &isnull));
 
-	/* (a unique index of a partitioned table spans its partitions, one of
-	 * an inheritance parent only the parent's own rows) */
+	/*
+	 * (a unique index of a partitioned table spans its partitions, one of an
+	 * inheritance parent only the parent's own rows)
+	 */
 	if (row->found)
 		ereport(ERROR,
 				errcode(ERRCODE_UNIQUE_VIOLATION),

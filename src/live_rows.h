@@ -64,7 +64,8 @@ typedef struct GlickoLiveRatings
 	Oid			relid;
 	Oid			key_type;		/* of its player column */
 	Oid			rating_type;	/* the extension's glicko2_rating */
-	TupleDesc	rating_desc;	/* its descriptor, blessed (in the entry's cxt) */
+	TupleDesc	rating_desc;	/* its descriptor, blessed (in the entry's
+								 * cxt) */
 	/* quoted, for statements (palloc'd in the caller's context) */
 	const char *name;			/* schema-qualified */
 	const char *key;
@@ -72,7 +73,8 @@ typedef struct GlickoLiveRatings
 	const char *rated_at;
 	const char *eq;				/* the key's equality, OPERATOR(schema.=) */
 	const char *key_type_name;	/* qualified */
-	Glicko2Rating unrated;		/* a new or NULL-rated player: glicko2_unrated(max_rd) */
+	Glicko2Rating unrated;		/* a new or NULL-rated player:
+								 * glicko2_unrated(max_rd) */
 } GlickoLiveRatings;
 
 /*
@@ -111,7 +113,8 @@ typedef struct GlickoLiveEntry
 {
 	Oid			trigger_oid;	/* hash key */
 	bool		valid;
-	int			active;			/* calls under way (nested): keep its statements */
+	int			active;			/* calls under way (nested): keep its
+								 * statements */
 	MemoryContext cxt;			/* what a build allocates; reset by the next */
 	Oid			table_relid;	/* the games or matches table */
 	Oid			ratings_relid;
@@ -149,7 +152,8 @@ typedef struct GlickoLiveRow
 {
 	bool		found;
 	bool		unrated;		/* a NULL rating: never grown */
-	Glicko2Rating rating;		/* as stored (the ratings' unrated player if NULL) */
+	Glicko2Rating rating;		/* as stored (the ratings' unrated player if
+								 * NULL) */
 	TimestampTz rated_at;
 	bool		rated_at_null;	/* unknown: never grown */
 	ItemPointerData tid;		/* the locked version: FOR NO KEY UPDATE

@@ -58,9 +58,9 @@ typedef struct LiveTrigger
 } LiveTrigger;
 
 static const char *const option_names =
-	"period, tau, max_rd, player_column, rating_column, rated_at_column, "
-	"game_player_column, opponent_column, score_column, played_at_column, "
-	"min_rating, max_change, max_volatility";
+"period, tau, max_rd, player_column, rating_column, rated_at_column, "
+"game_player_column, opponent_column, score_column, played_at_column, "
+"min_rating, max_change, max_volatility";
 
 /* One 'name=value' trigger argument (strings allocated in cxt). */
 static void
@@ -186,6 +186,7 @@ glicko2_rate_games(PG_FUNCTION_ARGS)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "glicko2_rate_games: SPI_connect failed");
 	e = glicko_live_entry(trigdata, get_func_namespace(fcinfo->flinfo->fn_oid), build_trigger);
+
 	/*
 	 * While it runs, its statements stay: a trigger of the ratings table can
 	 * invalidate them and write a game of another league, whose live trigger

@@ -421,7 +421,7 @@ glicko2_match_sides_sql(PG_FUNCTION_ARGS)
 		int			o = side.opponent;
 		Datum		values[11];
 		bool		nulls[11] = {false, false, m.rating_nulls[p], !individual, false,
-			individual ? m.rating_nulls[o] : !composite, false, false, false, false, false};
+		individual ? m.rating_nulls[o] : !composite, false, false, false, false, false};
 
 		CHECK_FOR_INTERRUPTS();
 		values[0] = m.players[p];

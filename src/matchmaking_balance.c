@@ -357,6 +357,7 @@ glicko2_balance_sql(PG_FUNCTION_ARGS)
 					errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 					errmsg("parties has %d elements, ratings %d", np, n),
 					errdetail("parties gives the party of each player in ratings, NULL for none."));
+
 		/*
 		 * Parties renumbered by first member (its position + 1); NULL is no
 		 * party.  Sorted by (value, position): each member's first is the

@@ -134,7 +134,7 @@ pack_varlena(Packer *pack, const struct varlena *v)
 {
 	bool		one_byte = VARATT_IS_SHORT(v) || VARATT_CAN_MAKE_SHORT(v);
 	Size		size = VARATT_IS_SHORT(v) ? VARSIZE_SHORT(v) :
-		one_byte ? VARATT_CONVERTED_SHORT_SIZE(v) : VARSIZE(v);
+	one_byte ? VARATT_CONVERTED_SHORT_SIZE(v) : VARSIZE(v);
 	char	   *at;
 
 	if ((Size) (pack->end - pack->next) < size + MAXIMUM_ALIGNOF)
@@ -359,6 +359,7 @@ queue_column(Oid relid, const char *relname, const char *column,
 {
 	AttrNumber	attnum = glicko_column_attnum(relid, column,
 											  psprintf("Name the column with %s => '...'.", argument));
+
 	if (OidIsValid(want_type) && get_atttype(relid, attnum) != want_type)
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -439,7 +440,7 @@ expected_players(Oid relid)
 	Relation	rel = relation_open(relid, AccessShareLock);
 	double		pages = RelationGetNumberOfBlocks(rel),
 				density = rel->rd_rel->relpages > 0 && rel->rd_rel->reltuples > 0 ?
-		rel->rd_rel->reltuples / rel->rd_rel->relpages : 0.0;
+	rel->rd_rel->reltuples / rel->rd_rel->relpages : 0.0;
 
 	relation_close(rel, AccessShareLock);
 	return (int) Max(1024.0, Min(1.1 * density * pages, 1048576.0));
@@ -617,7 +618,8 @@ take_queue(Oid relid, Oid result_type, int team_size, int teams, GlickoTeamMetho
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("team_size must be at least 1, not %d", team_size));
-	glicko_mm_check_teams(INT_MAX, teams, "players");	/* the number of teams alone */
+	glicko_mm_check_teams(INT_MAX, teams, "players");	/* the number of teams
+														 * alone */
 	if (team_size > INT_MAX / teams)
 		ereport(ERROR,
 				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -636,8 +638,12 @@ take_queue(Oid relid, Oid result_type, int team_size, int teams, GlickoTeamMetho
 				errmsg("relation with OID %u does not exist", relid));
 	relname = DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(relid)));
 	glicko_not_catalog(relid, "queue");
-	/* Rows are deleted by ctid, which names a row only within one table:
-	 * plain tables only, read and deleted with ONLY (no inheritance children). */
+
+	/*
+	 * Rows are deleted by ctid, which names a row only within one table:
+	 * plain tables only, read and deleted with ONLY (no inheritance
+	 * children).
+	 */
 	if (get_rel_relkind(relid) != RELKIND_RELATION)
 		ereport(ERROR,
 				errcode(ERRCODE_WRONG_OBJECT_TYPE),
@@ -657,7 +663,8 @@ take_queue(Oid relid, Oid result_type, int team_size, int teams, GlickoTeamMetho
 	q->pack.context = CurrentMemoryContext;
 	q->players = NULL;
 	grow_players(q, expected_players(relid));
-	pack_block(&q->pack, sizeof(QueuedPlayer) * q->capacity);	/* ids and ratings: fewer bytes */
+	pack_block(&q->pack, sizeof(QueuedPlayer) * q->capacity);	/* ids and ratings:
+																 * fewer bytes */
 	glicko_rows_receiver_init(&reader.receiver, receive_player);
 	reader.q = q;
 	reader.relname = relname;
@@ -714,14 +721,21 @@ take_queue(Oid relid, Oid result_type, int team_size, int teams, GlickoTeamMetho
 		arg = PointerGetDatum(taken);
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
-		/* A sequential scan filtered by the set (matchmaking_taken.c says why not a
-		 * TID scan); a generic plan, so the set is not copied into it. */
+
+		/*
+		 * A sequential scan filtered by the set (matchmaking_taken.c says why
+		 * not a TID scan); a generic plan, so the set is not copied into it.
+		 */
 		sql = psprintf("DELETE FROM ONLY %s WHERE %s.glicko2_row_taken(ctid, $1)",
 					   qualified, GLICKO2_INTERNAL_SCHEMA);
 		plan = SPI_prepare_cursor(sql, 1, &argtype, CURSOR_OPT_GENERIC_PLAN);
 		if (plan == NULL)
 			elog(ERROR, "preparing the delete from queue %s failed", relname);
-		/* (a policy or trigger that keeps a row fails the call: see write_check.c) */
+
+		/*
+		 * (a policy or trigger that keeps a row fails the call: see
+		 * write_check.c)
+		 */
 		glicko2_require_written(relid,
 								SPI_execute_plan(plan, &arg, NULL, false, 0) == SPI_OK_DELETE ? (int64) SPI_processed : 0,
 								q->placed, psprintf("taking the placed players off queue %s", relname));
@@ -772,8 +786,11 @@ pair(FunctionCallInfo fcinfo, bool typed)
 
 		if ((g & 0xfff) == 0)
 			CHECK_FOR_INTERRUPTS();
-		/* The pairs are in rating order, the players in scan order: fetch
-		 * the players 16 pairs ahead, their ids and ratings 8 ahead. */
+
+		/*
+		 * The pairs are in rating order, the players in scan order: fetch the
+		 * players 16 pairs ahead, their ids and ratings 8 ahead.
+		 */
 		if (g + 16 < q.games)
 		{
 			glicko_prefetch_read(&q.players[q.order[q.first[g + 16]]]);
@@ -913,7 +930,8 @@ lobbies(FunctionCallInfo fcinfo, bool typed)
 	qsort_arg(members, k, sizeof(QueuedPlayer *), member_cmp, &q.key);
 
 	/* Each lobby's teams' chances. */
-	side = palloc(sizeof(Glicko2Rating) * (k > 0 ? size : 1));	/* a lobby fits the queue */
+	side = palloc(sizeof(Glicko2Rating) * (k > 0 ? size : 1));	/* a lobby fits the
+																 * queue */
 	rest = palloc(sizeof(Glicko2Rating) * (k > 0 ? size : 1));
 	scratch = palloc(sizeof(double) * 2 * (k > 0 ? (Size) size : 1));
 	chance = palloc(sizeof(double) * teams);

@@ -58,7 +58,7 @@ typedef struct PendingGame
 	PeriodState *state;
 	Glicko2Rating player;		/* the row's player, checked against the state */
 	double		tau;
-	GlickoTerms	game;
+	GlickoTerms game;
 	bool		scored;			/* false: a NULL score, no game */
 } PendingGame;
 
@@ -131,7 +131,10 @@ glicko_check_same_group(const Glicko2Rating *first, double first_tau,
 		first->rd != player->rd ||
 		first->volatility != player->volatility)
 	{
-		/* A Glicko-2 row's player is checked only here once a group has begun. */
+		/*
+		 * A Glicko-2 row's player is checked only here once a group has
+		 * begun.
+		 */
 		if (tau != 0.0 && !glicko2_valid(player))
 			glicko2_check(player, "player");
 		ereport(ERROR,
@@ -331,7 +334,7 @@ glicko2_transition(FunctionCallInfo fcinfo, const char *fname, bool with_advanta
 	Glicko2Rating player;
 	Glicko2Rating opponent;
 	double		score;
-	GlickoTerms	game = {0};
+	GlickoTerms game = {0};
 	bool		scored;
 
 	if (with_advantage)
@@ -378,7 +381,7 @@ glicko1_period_transfn(PG_FUNCTION_ARGS)
 	Glicko1Rating p1,
 				o1;
 	Glicko2Rating player;
-	GlickoTerms	game = {0};
+	GlickoTerms game = {0};
 	bool		scored = !PG_ARGISNULL(3);
 
 	glicko1_arg_or_unrated(fcinfo, 1, &p1, "player");

@@ -16,9 +16,11 @@
 /* Read a composite argument; `what` names it in errors ("player", "opponent"). */
 extern void glicko2_datum_get(Datum d, Glicko2Rating *out, const char *what);
 extern void glicko1_datum_get(Datum d, Glicko1Rating *out, const char *what);
+
 /* The fields only (NULL fields and shape checked): for callers that name the
  * bad value themselves when glicko2_valid() is false. */
 extern void glicko2_datum_get_fields(Datum d, Glicko2Rating *out, const char *what);
+
 /* A valid rating read without raising: false for anything glicko2_datum_get
  * would refuse (callers that build the error's wording only when needed). */
 extern bool glicko2_datum_try(Datum d, Glicko2Rating *out);

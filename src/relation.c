@@ -150,8 +150,8 @@ glicko2_column_type_sql(PG_FUNCTION_ARGS)
 				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				errmsg("the relation of %s must not be NULL", argument));
 	PG_RETURN_OID(column_type(PG_GETARG_OID(0),
-									 PG_ARGISNULL(1) ? NULL : NameStr(*PG_GETARG_NAME(1)),
-									 argument));
+							  PG_ARGISNULL(1) ? NULL : NameStr(*PG_GETARG_NAME(1)),
+							  argument));
 }
 
 /* ERROR unless a party column's type has an equality (players of a team

@@ -118,7 +118,7 @@ glicko2_teammates_terms(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	static const char *const names[] = {"method", "max_rd", "ratings", "row_match", "row_team",
-	"row_player", "row_place", "row_weight", "row_party", "party_advantage", "size_advantage",
+		"row_player", "row_place", "row_weight", "row_party", "party_advantage", "size_advantage",
 	"pair_a", "pair_b", "pair_covariance"};
 	GlickoMatesPeriod in;
 	GlickoMatesResult out;

@@ -196,10 +196,14 @@ void
 glicko_team_composite_of(const Glicko2Rating *players, const double *weights,
 						 const int *index, int n, Glicko2Rating *out)
 {
-	double		r_hi = 0.0, r_lo = 0.0,
-				d_hi = 0.0, d_lo = 0.0,
-				v_hi = 0.0, v_lo = 0.0,
-				w_hi = 0.0, w_lo = 0.0;
+	double		r_hi = 0.0,
+				r_lo = 0.0,
+				d_hi = 0.0,
+				d_lo = 0.0,
+				v_hi = 0.0,
+				v_lo = 0.0,
+				w_hi = 0.0,
+				w_lo = 0.0;
 
 	for (int k = 0; k < n; k++)
 	{
@@ -211,8 +215,11 @@ glicko_team_composite_of(const Glicko2Rating *players, const double *weights,
 		sum_add(&v_hi, &v_lo, w * players[i].volatility, 0.0);
 		sum_add(&w_hi, &w_lo, w, 0.0);
 	}
-	/* hi / W, then the low part's share: hi + lo is the exact sum to 2^-106
-	 * (W is n exactly when every weight is 1). */
+
+	/*
+	 * hi / W, then the low part's share: hi + lo is the exact sum to 2^-106
+	 * (W is n exactly when every weight is 1).
+	 */
 	out->rating = r_hi / w_hi + r_lo / w_hi;
 	out->rd = d_hi / w_hi + d_lo / w_hi;
 	out->volatility = v_hi / w_hi + v_lo / w_hi;
@@ -229,7 +236,7 @@ glicko_team_composite_of(const Glicko2Rating *players, const double *weights,
 static inline GlickoTerms
 game_terms(double g, double z, double score)
 {
-	GlickoTerms	terms;
+	GlickoTerms terms;
 	double		t = exp(-fabs(z));
 	double		larger = 1.0 / (1.0 + t);
 	double		smaller = t / (1.0 + t);
@@ -292,7 +299,7 @@ void
 glicko2_add_game(GlickoSums *sums, double rating, double opponent_rating,
 				 double opponent_rd, double score)
 {
-	GlickoTerms	terms = glicko2_terms(rating, opponent_rating, opponent_rd, score);
+	GlickoTerms terms = glicko2_terms(rating, opponent_rating, opponent_rd, score);
 
 	glicko_add_terms(sums, &terms);
 }
@@ -530,11 +537,12 @@ glicko2_update_elapsed(const Glicko2Rating *player, const GlickoSums *sums,
 		/* Steps 6 and 7 */
 		phi_star = sqrt(phi * phi + elapsed * sigma_new * sigma_new);
 		phi_new = 1.0 / sqrt(1.0 / (phi_star * phi_star) + sums->information);
+
 		/*
-		 * Games never add uncertainty: phi' <= phi*.  When the information
-		 * is negligible beside 1/phi*^2, the four roundings above can put
-		 * phi' one ulp above phi* (found by fuzz/fuzz_math.c); the paper's
-		 * form is kept, so its example stays bit-exact, and clamped.
+		 * Games never add uncertainty: phi' <= phi*.  When the information is
+		 * negligible beside 1/phi*^2, the four roundings above can put phi'
+		 * one ulp above phi* (found by fuzz/fuzz_math.c); the paper's form is
+		 * kept, so its example stays bit-exact, and clamped.
 		 */
 		phi_new = fmin(phi_new, phi_star);
 		mu_new = mu + phi_new * phi_new * sums->surprise;
@@ -724,7 +732,7 @@ void
 glicko1_add_game(GlickoSums *sums, double rating, double opponent_rating,
 				 double opponent_rd, double score)
 {
-	GlickoTerms	terms = glicko1_terms(rating, opponent_rating, opponent_rd, score);
+	GlickoTerms terms = glicko1_terms(rating, opponent_rating, opponent_rd, score);
 
 	glicko_add_terms(sums, &terms);
 }
@@ -739,7 +747,7 @@ glicko1_update(const Glicko1Rating *player, const GlickoSums *sums,
 			   Glicko1Rating *result)
 {
 	double		precision = 1.0 / (player->rd * player->rd) +
-		GLICKO1_Q * GLICKO1_Q * sums->information;
+	GLICKO1_Q * GLICKO1_Q * sums->information;
 
 	result->rating = player->rating + GLICKO1_Q / precision * sums->surprise;
 	result->rd = 1.0 / sqrt(precision);
@@ -786,12 +794,12 @@ normal_quantile_central(double q)
 		3.3871328727963666080e0, 1.3314166789178437745e+2,
 		1.9715909503065514427e+3, 1.3731693765509461125e+4,
 		4.5921953931549871457e+4, 6.7265770927008700853e+4,
-		3.3430575583588128105e+4, 2.5090809287301226727e+3};
+	3.3430575583588128105e+4, 2.5090809287301226727e+3};
 	static const double b[8] = {
 		1.0, 4.2313330701600911252e+1,
 		6.8718700749205790830e+2, 5.3941960214247511077e+3,
 		2.1213794301586595867e+4, 3.9307895800092710610e+4,
-		2.8729085735721942674e+4, 5.2264952788528545610e+3};
+	2.8729085735721942674e+4, 5.2264952788528545610e+3};
 	double		r = 0.180625 - q * q;
 
 	return q * poly7(a, r) / poly7(b, r);
@@ -805,22 +813,22 @@ normal_quantile_tail(double p)
 		1.42343711074968357734e0, 4.63033784615654529590e0,
 		5.76949722146069140550e0, 3.64784832476320460504e0,
 		1.27045825245236838258e0, 2.41780725177450611770e-1,
-		2.27238449892691845833e-2, 7.74545014278341407640e-4};
+	2.27238449892691845833e-2, 7.74545014278341407640e-4};
 	static const double d[8] = {
 		1.0, 2.05319162663775882187e0,
 		1.67638483018380384940e0, 6.89767334985100004550e-1,
 		1.48103976427480074590e-1, 1.51986665636164571966e-2,
-		5.47593808499534494600e-4, 1.05075007164441684324e-9};
+	5.47593808499534494600e-4, 1.05075007164441684324e-9};
 	static const double e[8] = {
 		6.65790464350110377720e0, 5.46378491116411436990e0,
 		1.78482653991729133580e0, 2.96560571828504891230e-1,
 		2.65321895265761230930e-2, 1.24266094738807843860e-3,
-		2.71155556874348757815e-5, 2.01033439929228813265e-7};
+	2.71155556874348757815e-5, 2.01033439929228813265e-7};
 	static const double f[8] = {
 		1.0, 5.99832206555887937690e-1,
 		1.36929880922735805310e-1, 1.48753612908506148525e-2,
 		7.86869131145613259100e-4, 1.84631831751005468180e-5,
-		1.42151175831644588870e-7, 2.04426310338993978564e-15};
+	1.42151175831644588870e-7, 2.04426310338993978564e-15};
 	double		r = sqrt(-log(p));
 
 	if (r <= 5.0)

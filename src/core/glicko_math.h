@@ -148,6 +148,7 @@ extern double glicko2_expected(double rating, double opponent_rating, double opp
 extern double glicko2_win_probability(const Glicko2Rating *a, const Glicko2Rating *b);
 extern GlickoTerms glicko2_terms(double rating, double opponent_rating,
 								 double opponent_rd, double score);
+
 /* With an advantage: the player's rating counts `advantage` points more in
  * E for this game (+A at home or with the first move, -A away, 0 neutral);
  * advantage 0 gives the functions above bit for bit. */
@@ -180,6 +181,7 @@ extern GlickoStatus glicko2_live_game(const Glicko2Rating *player, double player
 									  Glicko2Rating *new_opponent);
 extern GlickoStatus glicko2_idle(const Glicko2Rating *player, double periods,
 								 double max_rd, Glicko2Rating *result);
+
 /*
  * Step 1(a)'s unrated player in a league whose RD is capped at max_rd
  * (INFINITY: no cap): 1500 / min(350, max_rd) / 0.06.  max_rd is the RD of
@@ -187,6 +189,7 @@ extern GlickoStatus glicko2_idle(const Glicko2Rating *player, double periods,
  * new player starts no wider; the paper's 350 where max_rd >= 350.
  */
 extern Glicko2Rating glicko2_unrated(double max_rd);
+
 /* A player's rating after a period close: the update from the period's sums,
  * or without games Step 6 for one period capped at max_rd (INFINITY: no cap). */
 extern GlickoStatus glicko2_close_player(const Glicko2Rating *player,

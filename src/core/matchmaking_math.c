@@ -35,7 +35,8 @@ typedef struct Units
 typedef struct Teams
 {
 	GlickoTeamMethod method;
-	double		scale;			/* of u_sum: 1, or the lobby's largest phi beyond 1e100 */
+	double		scale;			/* of u_sum: 1, or the lobby's largest phi
+								 * beyond 1e100 */
 	int			count;
 	int			cap[MM_MAX_TEAMS];
 	int			fill[MM_MAX_TEAMS];
@@ -45,7 +46,8 @@ typedef struct Teams
 	double		u_sum[MM_MAX_TEAMS];
 	GlickoTeamAdvantage adv;	/* the team model's edges */
 	bool		has_edge;
-	int			party_members[MM_MAX_TEAMS];	/* players in units of two or more */
+	int			party_members[MM_MAX_TEAMS];	/* players in units of two or
+												 * more */
 } Teams;
 
 /* Team e's totals in the team model, and its sum of 3 (a phi / scale)^2. */
@@ -589,7 +591,7 @@ improve_by_swaps(Teams *t, const Units *u, int *unit_team, double *budget,
 {
 	double		cost = teams_cost(t);
 	double		round_cost = (double) u->count * (u->count - 1) / 2.0 *
-		((double) t->count * (t->count - 1) / 2.0);
+	((double) t->count * (t->count - 1) / 2.0);
 	long		trials = 0;
 
 	for (int round = 0; round < MM_MAX_SWAP_ROUNDS && cost > 0.0 && round_cost <= *budget; round++)
@@ -662,7 +664,8 @@ typedef struct Fit
 	int			sizes;			/* distinct party sizes, largest first */
 	int		   *size;
 	int		   *left;			/* parties of each size not yet placed */
-	int		   *take;			/* take[j * sizes + s]: team j's count of size s */
+	int		   *take;			/* take[j * sizes + s]: team j's count of size
+								 * s */
 	int			slack;			/* lone players not yet placed */
 	long		steps;
 	/* failed states: (team, left[]) in keys, an open-addressing index */
@@ -740,7 +743,8 @@ fit_team(Fit *f, int j)
 	FitResult	result = FIT_NONE;
 
 	if (j == f->teams)
-		return FIT_FOUND;		/* (every party placed: the rooms left sum to slack) */
+		return FIT_FOUND;		/* (every party placed: the rooms left sum to
+								 * slack) */
 	x = &f->take[j * d];
 	prev = j > 0 && f->cap[j] == f->cap[j - 1] ? &f->take[(j - 1) * d] : NULL;
 	if (fit_failed(f, j, prev, false))
@@ -748,7 +752,8 @@ fit_team(Fit *f, int j)
 	/* The patterns, most of the largest size first: an odometer over x[]. */
 	{
 		int		   *rest = f->env->alloc(sizeof(int) * (d + 1));	/* room before size s */
-		int		   *after = f->env->alloc(sizeof(int) * (d + 1));	/* what sizes s.. can fill */
+		int		   *after = f->env->alloc(sizeof(int) * (d + 1));	/* what sizes s.. can
+																	 * fill */
 
 		after[d] = 0;
 		for (s = d - 1; s >= 0; s--)
@@ -799,8 +804,12 @@ fit_team(Fit *f, int j)
 					break;
 				}
 			}
-			/* The next pattern: one fewer of the last size that can spare one,
-			 * while the sizes after it could still fill the room to slack. */
+
+			/*
+			 * The next pattern: one fewer of the last size that can spare
+			 * one, while the sizes after it could still fill the room to
+			 * slack.
+			 */
 			for (s = d - 1; s >= 0; s--)
 				if (x[s] > 0 && rest[s] - (x[s] - 1) * f->size[s] -
 					(after[s + 1] < rest[s] ? after[s + 1] : rest[s]) <= f->slack)
@@ -850,7 +859,11 @@ fit_parties(Teams *t, const Units *u, int *unit_team, const MmEnv *env)
 	}
 	f.slack = singles;
 	f.take = env->alloc(sizeof(int) * (size_t) f.teams * (f.sizes ? f.sizes : 1));
-	/* At most 8 MB of failed states (then no more are kept), a quarter of the index used. */
+
+	/*
+	 * At most 8 MB of failed states (then no more are kept), a quarter of the
+	 * index used.
+	 */
 	f.max_keys = (int) ((8L << 20) / ((long) sizeof(int) * (2 * f.sizes + 2)));
 	if (f.max_keys > 1 << 16)
 		f.max_keys = 1 << 16;
@@ -864,7 +877,10 @@ fit_parties(Teams *t, const Units *u, int *unit_team, const MmEnv *env)
 	result = fit_team(&f, 0);
 	if (result == FIT_FOUND)
 	{
-		/* Each team's count of each size, then the lone players where room is left. */
+		/*
+		 * Each team's count of each size, then the lone players where room is
+		 * left.
+		 */
 		for (int j = 0; j < u->count; j++)
 		{
 			int			k = u->order[j],
@@ -931,7 +947,10 @@ glicko_mm_balance_heuristic(const Glicko2Rating *players, const int *party, int 
 		{
 			FitResult	fit;
 
-			/* Greedy placement can miss a split that keeps every party together: search. */
+			/*
+			 * Greedy placement can miss a split that keeps every party
+			 * together: search.
+			 */
 			teams_init(&t, n, teams, t.method, t.scale, &t.adv);
 			fit = fit_parties(&t, &u, unit_team, env);
 			if (fit != FIT_FOUND)
@@ -946,13 +965,19 @@ glicko_mm_balance_heuristic(const Glicko2Rating *players, const int *party, int 
 	best = improve_by_swaps(&t, &u, unit_team, &budget, env);
 	memcpy(best_team, unit_team, sizeof(int) * u.count);
 
-	/* Each start costs about count^2 swap trials a round: fewer beyond 64 units. */
+	/*
+	 * Each start costs about count^2 swap trials a round: fewer beyond 64
+	 * units.
+	 */
 	restarts = u.count <= 64 ? MM_RESTARTS : MM_RESTARTS * 64 * 64 / (u.count * u.count);
 	for (int restart = 0; restart < restarts && best > 0.0; restart++)
 	{
 		bool		placed = true;
 
-		/* A random split: largest units first, each into a random team with room. */
+		/*
+		 * A random split: largest units first, each into a random team with
+		 * room.
+		 */
 		teams_init(&t, n, teams, t.method, t.scale, &t.adv);
 		for (int i = 0; i < u.count && placed; i++)
 		{
@@ -1039,8 +1064,11 @@ glicko_mm_sort_by_rating(const double *rating, int n, int *order, const MmEnv *e
 		key[i] = rating_key(rating[i]);
 		order[i] = i;
 	}
-	/* A byte a pass, least significant first; each pass is stable, so equal
-	 * keys keep the position order they started in. */
+
+	/*
+	 * A byte a pass, least significant first; each pass is stable, so equal
+	 * keys keep the position order they started in.
+	 */
 	for (int shift = 0; shift < 64; shift += 8)
 	{
 		int			start[257] = {0};

@@ -163,10 +163,10 @@ team_edges(GlickoTeamWork *w)
 
 	for (int t = 0; t < match->n_teams; t++)
 		w->edge[t] = glicko_team_edge(&match->advantage,
-									 party_weight(match->party, w->a, &w->members[w->team_start[t]],
-												  w->team_start[t + 1] - w->team_start[t],
-												  w->party_size, w->scratch),
-									 w->share_sum[t]);
+									  party_weight(match->party, w->a, &w->members[w->team_start[t]],
+												   w->team_start[t + 1] - w->team_start[t],
+												   w->party_size, w->scratch),
+									  w->share_sum[t]);
 }
 
 void
@@ -176,7 +176,7 @@ glicko_team_prepare(const GlickoTeamMatch *match, double *doubles, int *ints,
 	int			n = match->n_players,
 				k = match->n_teams;
 	bool		team_model = match->method == GLICKO_TEAM_SUM ||
-		match->method == GLICKO_TEAM_MEAN;
+	match->method == GLICKO_TEAM_MEAN;
 
 	w->match = match;
 	w->a = doubles;
@@ -190,7 +190,7 @@ glicko_team_prepare(const GlickoTeamMatch *match, double *doubles, int *ints,
 	w->u_sum = w->strength_scaled + k;
 	w->share_sum = w->u_sum + k;
 	w->edge = w->share_sum + k;
-	w->composite = (Glicko2Rating *) (w->edge + k);	/* 3 doubles a team */
+	w->composite = (Glicko2Rating *) (w->edge + k); /* 3 doubles a team */
 	w->team_start = ints;
 	w->members = ints + k + 1;
 	w->party_size = w->members + n;
@@ -317,7 +317,7 @@ static double
 team_z(const GlickoTeamWork *w, double h, int t, int u)
 {
 	double		gap = (w->strength[t] - w->strength[u]) -
-		GLICKO2_CENTRE * (w->w[t] - w->w[u]);
+	GLICKO2_CENTRE * (w->w[t] - w->w[u]);
 	double		scaled;
 
 	if (w->has_edge)
@@ -467,7 +467,7 @@ both_u(const Glicko2Rating *ra, const double *aa, int na,
 	for (int i = 0; i < na + nb; i++)
 	{
 		double		x = i < na ? aa[i] * (ra[i].rd / GLICKO2_SCALE) :
-			ab[i - na] * (rb[i - na].rd / GLICKO2_SCALE);
+		ab[i - na] * (rb[i - na].rd / GLICKO2_SCALE);
 
 		x = x / scale;
 		tmp[i] = 3.0 * x * x;

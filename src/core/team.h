@@ -78,12 +78,16 @@ typedef struct GlickoTeamMatch
 	GlickoTeamMethod method;
 	int			n_players;
 	int			n_teams;		/* >= 2 */
-	const int  *team;			/* team of each player, 0..n_teams-1, none empty */
+	const int  *team;			/* team of each player, 0..n_teams-1, none
+								 * empty */
 	const Glicko2Rating *rating;	/* each player's pre-period rating */
-	const double *share;		/* each player's play share in (0, 1]; NULL: all 1 */
-	const int64_t *place;		/* each team's place (1 first, equal places tie) */
-	const int  *party;			/* each player's party, 0..n_players-1, its players all
-								 * of one team, or -1 alone; NULL: everyone alone */
+	const double *share;		/* each player's play share in (0, 1]; NULL:
+								 * all 1 */
+	const int64_t *place;		/* each team's place (1 first, equal places
+								 * tie) */
+	const int  *party;			/* each player's party, 0..n_players-1, its
+								 * players all of one team, or -1 alone; NULL:
+								 * everyone alone */
 	GlickoTeamAdvantage advantage;	/* 'sum', 'mean' only */
 } GlickoTeamMatch;
 
@@ -98,11 +102,13 @@ typedef struct GlickoTeamWork
 	bool		large_phi;		/* some a_i phi_i beyond 1e100: scaled sums */
 	bool		has_edge;		/* a non-zero advantage: edge[] enters E */
 	int		   *members;		/* players by team */
-	int		   *team_start;		/* members of t: members[team_start[t] .. team_start[t + 1]) */
+	int		   *team_start;		/* members of t: members[team_start[t] ..
+								 * team_start[t + 1]) */
 	double	   *a;				/* per player: weight in the team strength */
 	double	   *x;				/* per player: a_i phi_i */
 	double	   *u;				/* per player: 3 x_i^2 */
-	double	   *u_rest;			/* per player: the team's sum of u without his own */
+	double	   *u_rest;			/* per player: the team's sum of u without his
+								 * own */
 	double	   *w;				/* per team: sum a_i */
 	double	   *strength;		/* per team: sum a_i r_i (public scale) */
 	double	   *strength_scaled;	/* per team: sum a_i (r_i / 173.7178) */
@@ -123,7 +129,7 @@ typedef struct GlickoTeamSide
 	double		score;			/* the player's team's result: 1, 0.5 or 0 */
 	double		expected;		/* E of the game as the player's terms see it */
 	double		weight;			/* the factor on the game's terms */
-	GlickoTerms	terms;			/* what the player adds to his Step 3/4 sums */
+	GlickoTerms terms;			/* what the player adds to his Step 3/4 sums */
 } GlickoTeamSide;
 
 /* Where an iteration over a match's sides stands; start at {0, -1}. */
@@ -201,7 +207,8 @@ glicko_team_edge(const GlickoTeamAdvantage *adv, double party_weight, double sha
 /* A team's totals in the team model ('sum', 'mean'). */
 typedef struct GlickoTeamTotals
 {
-	double		edge;			/* the party and size edges (points), 0 without */
+	double		edge;			/* the party and size edges (points), 0
+								 * without */
 	double		w;				/* sum a_i */
 	double		strength;		/* sum a_i r_i (public scale) */
 	double		strength_scaled;	/* sum a_i (r_i / 173.7178) */

@@ -31,7 +31,8 @@
 /* A match as kept for the neighbourhoods: its teams' totals and rows. */
 typedef struct MatesMatch
 {
-	int			first_team;		/* teams first_team .. first_team + n_teams - 1 */
+	int			first_team;		/* teams first_team .. first_team + n_teams -
+								 * 1 */
 	int			n_teams;
 	double		lambda;
 } MatesMatch;
@@ -49,7 +50,8 @@ typedef struct Candidate
 	int			a;
 	int			b;
 	bool		stored;
-	double		rank;			/* stored: |correlation|; new: matches together */
+	double		rank;			/* stored: |correlation|; new: matches
+								 * together */
 	double		covariance;
 	double		correlation_sum;
 	int			solves;
@@ -199,15 +201,19 @@ typedef struct Work
 	double	   *row_a;			/* a_k of each row */
 	double	   *row_x2;			/* (a_k phi_k)^2 of each row */
 	int		   *row_team_of;	/* each row's team (index into teams) */
-	int		   *player_start;	/* player p's matches: player_match[player_start[p] .. player_start[p + 1]) */
+	int		   *player_start;	/* player p's matches:
+								 * player_match[player_start[p] ..
+								 * player_start[p + 1]) */
 	int		   *player_match;
 	int64_t    *stored_keys;	/* the store's pairs, sorted */
 	double	   *stored_cov;		/* by stored_keys' order */
 	Candidate  *pairs;			/* the pairs of the period */
 	int			n_pair;
 	int		   *degree;			/* per player: his pairs */
-	int		   *partner_pair;	/* per player: GLICKO_MATES_MAX_PAIRS pair indexes */
-	GlickoSums *sums;			/* per player: today's terms of his sides, summed */
+	int		   *partner_pair;	/* per player: GLICKO_MATES_MAX_PAIRS pair
+								 * indexes */
+	GlickoSums *sums;			/* per player: today's terms of his sides,
+								 * summed */
 } Work;
 
 /* The stored covariance of a and b on the Glicko-2 scale, or 0. */
@@ -518,7 +524,7 @@ game_terms(const MatesTeam *tt, const MatesTeam *tu, double out)
 {
 	double		h = 1.0 / sqrt((tt->totals.w + tu->totals.w) / 2.0 + 3.0 * out / PI_SQUARED),
 				gap = (tt->totals.strength - tu->totals.strength) -
-		GLICKO2_CENTRE * (tt->totals.w - tu->totals.w) + (tt->totals.edge - tu->totals.edge),
+	GLICKO2_CENTRE * (tt->totals.w - tu->totals.w) + (tt->totals.edge - tu->totals.edge),
 				z;
 
 	if (isfinite(gap))
@@ -582,9 +588,9 @@ solve(Work *w, int i, int *match_buf, GlickoTerms *effective, double *correlatio
 	}
 
 	/*
-	 * Each member's games alone are today's terms (h folds everyone but
-	 * him): his summed sides.  Only a match where two members play differs:
-	 * there each game's individual terms are replaced by the rank-one term.
+	 * Each member's games alone are today's terms (h folds everyone but him):
+	 * his summed sides.  Only a match where two members play differs: there
+	 * each game's individual terms are replaced by the rank-one term.
 	 */
 	for (int x = 0; x < n; x++)
 	{
@@ -748,8 +754,8 @@ glicko_mates_period(const GlickoMatesPeriod *in, const GlickoMatesEnv *env,
 
 	/*
 	 * The terms, one row a player with games: today's sums (the double the
-	 * pass's double-double sum of his sides rounds to, which one row gives
-	 * it again), or the effective sums of his neighbourhood.
+	 * pass's double-double sum of his sides rounds to, which one row gives it
+	 * again), or the effective sums of his neighbourhood.
 	 */
 	out->terms = env->alloc(sizeof(GlickoMatesTerm) * (in->n_players + 1));
 	out->n_terms = 0;

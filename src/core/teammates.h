@@ -46,7 +46,8 @@ typedef enum GlickoMatesStatus
 	GLICKO_MATES_BAD_PLACE,		/* a place below 1 */
 	GLICKO_MATES_BAD_SHARE,		/* a share outside (0, 1] */
 	GLICKO_MATES_PARTY_TEAMS,	/* a party on two teams of a match */
-	GLICKO_MATES_BAD_PAIR		/* a stored pair not a < b, or its covariance not finite */
+	GLICKO_MATES_BAD_PAIR		/* a stored pair not a < b, or its covariance
+								 * not finite */
 } GlickoMatesStatus;
 
 /* Memory and interrupts come from the caller as for the lobby search
@@ -58,7 +59,8 @@ typedef struct GlickoMatesPeriod
 	GlickoTeamMethod method;	/* GLICKO_TEAM_SUM or GLICKO_TEAM_MEAN */
 	double		max_rd;			/* idle players' cap (INFINITY: none) */
 	int			n_players;
-	const Glicko2Rating *rating;	/* by player: pre-period (unrated: the caller's default) */
+	const Glicko2Rating *rating;	/* by player: pre-period (unrated: the
+									 * caller's default) */
 	int			n_rows;
 	const int  *row_match;		/* rows sorted by match, then team */
 	const int  *row_team;		/* a team's rows are consecutive */
@@ -68,7 +70,8 @@ typedef struct GlickoMatesPeriod
 	const int  *row_party;		/* each row's party within its match, 0 up, -1
 								 * alone; NULL: everyone alone */
 	GlickoTeamAdvantage advantage;	/* the party and size edges (team.h) */
-	int			n_pairs;		/* the store: pairs a < b, covariance in points^2 */
+	int			n_pairs;		/* the store: pairs a < b, covariance in
+								 * points^2 */
 	const int  *pair_a;
 	const int  *pair_b;
 	const double *pair_covariance;

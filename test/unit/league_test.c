@@ -48,6 +48,7 @@ test_caps(void)
 {
 	GlickoCaps	off = GLICKO_CAPS_OFF;
 	GlickoCaps	lichess = {400.0, 700.0, 0.1};
+	GlickoCaps	move_only;
 	Glicko2Rating before = {1500.0, 350.0, 0.06};
 	Glicko2Rating after,
 				orig;
@@ -56,7 +57,10 @@ test_caps(void)
 	/* off, or not binding: the same bits, false */
 	for (double x = -3000.0; x <= 3000.0; x += 0.731)
 	{
-		orig = (Glicko2Rating) {1500.0 + x, 80.0 + fabs(x) / 100, 0.05 + fabs(x) / 1e5};
+		orig = (Glicko2Rating)
+		{
+			1500.0 + x, 80.0 + fabs(x) / 100, 0.05 + fabs(x) / 1e5
+		};
 		after = orig;
 		CHECK(!glicko2_apply_caps(&before, &after, &off) && same(&after, &orig));
 		after = orig;
@@ -64,27 +68,49 @@ test_caps(void)
 			CHECK(!glicko2_apply_caps(&before, &after, &lichess) && same(&after, &orig));
 	}
 	/* the move clamped to +-700 exactly, RD untouched */
-	after = (Glicko2Rating) {2300.5, 120.0, 0.06};
+	after = (Glicko2Rating)
+	{
+		2300.5, 120.0, 0.06
+	};
 	CHECK(glicko2_apply_caps(&before, &after, &lichess));
 	CHECK(after.rating == 2200.0 && after.rd == 120.0 && after.volatility == 0.06);
-	after = (Glicko2Rating) {650.0, 120.0, 0.06};
+	after = (Glicko2Rating)
+	{
+		650.0, 120.0, 0.06
+	};
 	CHECK(glicko2_apply_caps(&before, &after, &lichess) && after.rating == 800.0);
 	/* the floor after the clamp: 1000 -> 100 clamps to 300, floored to 400 */
 	before.rating = 1000.0;
-	after = (Glicko2Rating) {100.0, 120.0, 0.06};
+	after = (Glicko2Rating)
+	{
+		100.0, 120.0, 0.06
+	};
 	CHECK(glicko2_apply_caps(&before, &after, &lichess) && after.rating == 400.0);
 	/* a rating below the floor before is raised to it */
 	before.rating = 350.0;
-	after = (Glicko2Rating) {360.0, 120.0, 0.06};
+	after = (Glicko2Rating)
+	{
+		360.0, 120.0, 0.06
+	};
 	CHECK(glicko2_apply_caps(&before, &after, &lichess) && after.rating == 400.0);
 	/* the volatility lowered to its cap, alone */
 	before.rating = 1500.0;
-	after = (Glicko2Rating) {1510.0, 120.0, 0.1300001};
+	after = (Glicko2Rating)
+	{
+		1510.0, 120.0, 0.1300001
+	};
 	CHECK(glicko2_apply_caps(&before, &after, &lichess));
 	CHECK(after.volatility == 0.1 && after.rating == 1510.0 && after.rd == 120.0);
 	/* each cap alone */
-	after = (Glicko2Rating) {3000.0, 120.0, 0.5};
-	CHECK(glicko2_apply_caps(&before, &after, &(GlickoCaps) {NAN, 700.0, NAN}));
+	after = (Glicko2Rating)
+	{
+		3000.0, 120.0, 0.5
+	};
+	move_only = (GlickoCaps)
+	{
+		NAN, 700.0, NAN
+	};
+	CHECK(glicko2_apply_caps(&before, &after, &move_only));
 	CHECK(after.rating == 2200.0 && after.volatility == 0.5);
 }
 

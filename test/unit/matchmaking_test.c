@@ -85,10 +85,10 @@ brute_cost(const Glicko2Rating *p, int n, const int *team, int teams,
 		for (int b = a + 1; b < teams; b++)
 		{
 			double		c = fabs(glicko_team_probability_edged(method, members + a * n, NULL,
-																labels + a * n, count[a],
-																members + b * n, NULL,
-																labels + b * n, count[b],
-																adv, scratch, ints) - 0.5);
+															   labels + a * n, count[a],
+															   members + b * n, NULL,
+															   labels + b * n, count[b],
+															   adv, scratch, ints) - 0.5);
 
 			if (c > worst)
 				worst = c;
@@ -167,8 +167,10 @@ test_balance_brute(void)
 		{8, 4}, {9, 4}, {10, 4}
 	};
 
-	/* Each method's own probability; rep 0..2 as before under 'composite';
-	 * 6 and 7 with party and size edges. */
+	/*
+	 * Each method's own probability; rep 0..2 as before under 'composite'; 6
+	 * and 7 with party and size edges.
+	 */
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
 		for (int rep = 0; rep < 8; rep++)
 		{
@@ -191,7 +193,11 @@ test_balance_brute(void)
 			MmStatus	s;
 
 			random_lobby(p, n);
-			/* Some lobbies with two parties of two (fits whenever teams have 2+). */
+
+			/*
+			 * Some lobbies with two parties of two (fits whenever teams have
+			 * 2+).
+			 */
 			for (int i = 0; i < n; i++)
 				party[i] = use_parties && i < 4 && n / teams >= 2 ? 1 + i / 2 : 0;
 			s = glicko_mm_balance(p, party, n, teams, method, adv, team, &exact, &bad, &env);
@@ -419,6 +425,7 @@ test_balance_cases(void)
 			CHECK(fabs(glicko_mm_split_cost(p, 4, team, 2, method, NULL, NULL) - (glicko2_win_probability(&a, &b) - 0.5)) < 1e-15);
 		}
 	}
+
 	/*
 	 * Teams of unequal RD: the composite pairs the two uncertain players
 	 * (means 1647.5 / RD 350 against 1597.5 / RD 30: the lopsided RDs widen
@@ -435,7 +442,11 @@ test_balance_cases(void)
 		CHECK(memcmp(team, want_composite, sizeof(want_composite)) == 0);
 		CHECK(glicko_mm_balance(p, NULL, 4, 2, GLICKO_TEAM_SUM, NULL, team, &exact, &bad, &env) == MM_OK);
 		CHECK(memcmp(team, want_sum, sizeof(want_sum)) == 0);
-		/* 'individual' judges by the composite, as glicko_team_probability does. */
+
+		/*
+		 * 'individual' judges by the composite, as glicko_team_probability
+		 * does.
+		 */
 		CHECK(glicko_mm_balance(p, NULL, 4, 2, GLICKO_TEAM_INDIVIDUAL, NULL, team, &exact, &bad, &env) == MM_OK);
 		CHECK(memcmp(team, want_composite, sizeof(want_composite)) == 0);
 	}
@@ -447,7 +458,10 @@ test_balance_cases(void)
 		int			want[6] = {1, 2, 3, 3, 2, 1};
 
 		for (int i = 0; i < 6; i++)
-			p[i] = (Glicko2Rating) {1000 + 100 * i, 80, .06};
+			p[i] = (Glicko2Rating)
+		{
+			1000 + 100 * i, 80, .06
+		};
 		CHECK(glicko_mm_balance(p, NULL, 6, 3, method, NULL, team, &exact, &bad, &env) == MM_OK);
 		CHECK(memcmp(team, want, sizeof(want)) == 0);
 		CHECK(glicko_mm_split_cost(p, 6, team, 3, method, NULL, NULL) == 0.0);
@@ -545,9 +559,9 @@ test_poll(void)
 
 	/*
 	 * A large lobby polls all along (placing 200 000 players polls every
-	 * 4096), and its swap search stays within the budget: 2 000 players in
-	 * 64 teams (once two minutes of swap rounds that polled once each)
-	 * start no round at all.
+	 * 4096), and its swap search stays within the budget: 2 000 players in 64
+	 * teams (once two minutes of swap rounds that polled once each) start no
+	 * round at all.
 	 */
 	{
 		int			n = 200000;
@@ -693,7 +707,11 @@ test_runs(void)
 
 	for (int i = 0; i < 12; i++)
 		tol[i] = 100;
-	/* Two games of four: 1000-1030 and 1300-1330 (or 1310-1340: costlier? equal). */
+
+	/*
+	 * Two games of four: 1000-1030 and 1300-1330 (or 1310-1340: costlier?
+	 * equal).
+	 */
 	CHECK(glicko_mm_group_runs(r, tol, 12, 4, first, work, &env) == 2);
 	CHECK(first[0] == 0);
 	CHECK(first[1] == 4);

@@ -135,7 +135,10 @@ test_lopsided(void)
 
 		glicko2_add_game(&s, p.rating, p.rating + gaps[i], 30, 1);
 		CHECK(glicko2_update(&p, &s, 0.5, &won, NULL) == GLICKO_OK);
-		s = (GlickoSums) {0};
+		s = (GlickoSums)
+		{
+			0
+		};
 		glicko2_add_game(&s, p.rating, p.rating + gaps[i], 30, 0);
 		CHECK(glicko2_update(&p, &s, 0.5, &lost, NULL) == GLICKO_OK);
 		CHECK(isfinite(won.rating) && isfinite(won.rd) && isfinite(won.volatility));
@@ -217,7 +220,11 @@ test_huge_values(void)
 		CHECK(isfinite(s2.information) && isfinite(s2.surprise));
 		CHECK(isfinite(s1.information) && isfinite(s1.surprise));
 	}
-	/* g keeps its paper values, and is continuous at the switch to pi/(sqrt 3 phi) */
+
+	/*
+	 * g keeps its paper values, and is continuous at the switch to pi/(sqrt 3
+	 * phi)
+	 */
 	CHECK(close_rel(glicko2_g(1e100 * GLICKO2_SCALE), glicko2_g(1.0000001e100 * GLICKO2_SCALE), 1e-6));
 }
 
@@ -249,7 +256,7 @@ test_properties(void)
 	for (i = 0; i < 20000; i++)
 	{
 		Glicko2Rating p = {-1e6 + 2e6 * (rand() / (double) RAND_MAX),
-			log_uniform(1e-3, 1e4), log_uniform(1e-6, 5)},
+		log_uniform(1e-3, 1e4), log_uniform(1e-6, 5)},
 					r,
 					better;
 		double		tau = log_uniform(0.01, 10);
@@ -285,7 +292,10 @@ test_properties(void)
 		if (score[0] == 1.0)
 			continue;
 		score[0] = score[0] == 0.0 && rand() % 2 ? 0.5 : 1.0;
-		s = (GlickoSums) {0};
+		s = (GlickoSums)
+		{
+			0
+		};
 		for (j = 0; j < n; j++)
 			for (k = 0; k < repeat[j]; k++)
 				glicko2_add_game(&s, p.rating, opp[j], opp_rd[j], score[j]);
@@ -311,7 +321,7 @@ test_rd_never_grows_from_games(void)
 	{
 		Glicko2Rating p = {1500, log_uniform(1e-3, 1e4), log_uniform(1e-6, 5)},
 					r;
-		GlickoSums	s = {.information = log_uniform(1e-300, 1e-3), .games = 1};
+		GlickoSums	s = {.information = log_uniform(1e-300, 1e-3),.games = 1};
 
 		s.surprise = (rand() / (double) RAND_MAX - 0.5) * sqrt(s.information);
 		if (glicko2_update(&p, &s, 0.5, &r, &t) == GLICKO_OK)
@@ -360,12 +370,12 @@ test_quantile(void)
 		{1e-05, -4.2648907939228246102}, {0.025, -1.9599639845400542118},
 		{0.07, -1.4757910281791706856}, {0.08, -1.4050715603096325447},
 		{0.3, -0.52440051270804081597}, {0.6, 0.25334710313579974132},
-		{0.92, 1.4050715603096328248}, {0.975, 1.9599639845400538556}};
+	{0.92, 1.4050715603096328248}, {0.975, 1.9599639845400538556}};
 	static const double confidences[][2] = {
 		{1e-10, 1.2533141373155002969e-10}, {0.5, 0.6744897501960817432},
 		{0.6827, 1.00002171332299911}, {0.9, 1.6448536269514728225},
 		{0.95, 1.9599639845400538556}, {0.99, 2.5758293035489004539},
-		{0.999999, 4.8916384756929317718}, {0.999999999999999, 8.0269570180338918552}};
+	{0.999999, 4.8916384756929317718}, {0.999999999999999, 8.0269570180338918552}};
 	size_t		i;
 	int			j;
 
@@ -419,7 +429,8 @@ test_teams(void)
 {
 	Glicko2Rating a[3] = {{1100, 300, 0.06}, {1200, 310, 0.05}, {1300, 320, 0.07}};
 	Glicko2Rating rev[3] = {a[2], a[1], a[0]};
-	Glicko2Rating c, c2;
+	Glicko2Rating c,
+				c2;
 
 	glicko_team_composite(a, 3, &c);
 	CHECK(c.rating == 1200 && c.rd == 310 && close_rel(c.volatility, 0.06, 1e-15));
@@ -427,7 +438,8 @@ test_teams(void)
 	CHECK(c.rating == c2.rating && c.rd == c2.rd && c.volatility == c2.volatility);
 	/* Order-free for many players whose sum is not exact in a double. */
 	{
-		Glicko2Rating many[200], shuffled[200];
+		Glicko2Rating many[200],
+					shuffled[200];
 
 		for (int i = 0; i < 200; i++)
 		{
@@ -464,7 +476,7 @@ test_advantage(void)
 		for (size_t j = 0; j < sizeof(ratings) / sizeof(ratings[0]); j++)
 			for (size_t k = 0; k < sizeof(rds) / sizeof(rds[0]); k++)
 			{
-				GlickoTerms	a = glicko2_terms(ratings[i], ratings[j], rds[k], 1),
+				GlickoTerms a = glicko2_terms(ratings[i], ratings[j], rds[k], 1),
 							b = glicko2_terms_advantage(ratings[i], 0.0, ratings[j], rds[k], 1);
 				Glicko2Rating x = {ratings[i], rds[k], 0.06},
 							y = {ratings[j], 50, 0.06};
@@ -480,7 +492,7 @@ test_advantage(void)
 
 	/* +100 on 1500 is 1600 in E (both gaps exact) */
 	{
-		GlickoTerms	a = glicko2_terms(1600, 1400, 30, 1),
+		GlickoTerms a = glicko2_terms(1600, 1400, 30, 1),
 					b = glicko2_terms_advantage(1500, 100, 1400, 30, 1);
 		Glicko2Rating x = {1500, 200, 0.06},
 					x100 = {1600, 200, 0.06},
@@ -498,9 +510,12 @@ test_advantage(void)
 		CHECK(glicko2_win_probability_advantage(&x, &y, 100) == 0.5);
 	}
 
-	s = (GlickoSums) {0};
+	s = (GlickoSums)
 	{
-		GlickoTerms	g1 = glicko2_terms_advantage(1500, 50, 1400, 30, 1),
+		0
+	};
+	{
+		GlickoTerms g1 = glicko2_terms_advantage(1500, 50, 1400, 30, 1),
 					g2 = glicko2_terms_advantage(1500, 50, 1550, 100, 0),
 					g3 = glicko2_terms_advantage(1500, 50, 1700, 300, 0);
 
@@ -513,9 +528,12 @@ test_advantage(void)
 	CHECK(close_rel(r.rd, 152.02683441881206, 1e-11));
 	CHECK(close_rel(r.volatility, 0.05999653626799101, 1e-11));
 
-	s = (GlickoSums) {0};
+	s = (GlickoSums)
 	{
-		GlickoTerms	g1 = glicko2_terms_advantage(1500, -50, 1400, 30, 1),
+		0
+	};
+	{
+		GlickoTerms g1 = glicko2_terms_advantage(1500, -50, 1400, 30, 1),
 					g2 = glicko2_terms_advantage(1500, -50, 1550, 100, 0),
 					g3 = glicko2_terms_advantage(1500, -50, 1700, 300, 0);
 
@@ -566,7 +584,10 @@ test_elapsed(void)
 					phi_new,
 					mu_new;
 
-		s = (GlickoSums) {0};
+		s = (GlickoSums)
+		{
+			0
+		};
 		glicko2_add_game(&s, p.rating, opp[i][0], opp[i][1], opp[i][2]);
 		CHECK(glicko2_update(&p, &s, 0.5, &a, NULL) == GLICKO_OK);
 		CHECK(glicko2_update_elapsed(&p, &s, 0.5, 1.0, &b, NULL) == GLICKO_OK);
@@ -599,7 +620,10 @@ test_elapsed(void)
 		Glicko2Rating q = {1000 + rand() % 1000, 20 + rand() % 330, 0.02 + (rand() % 100) / 1000.0};
 		double		tau = 0.1 + (rand() % 100) / 50.0;
 
-		s = (GlickoSums) {0};
+		s = (GlickoSums)
+		{
+			0
+		};
 		glicko2_add_game(&s, q.rating, 1000 + rand() % 1000, 20 + rand() % 330, (rand() % 3) / 2.0);
 		CHECK(glicko2_update(&q, &s, tau, &a, NULL) == GLICKO_OK);
 		CHECK(glicko2_update_elapsed(&q, &s, tau, 1.0, &b, NULL) == GLICKO_OK);
@@ -607,8 +631,14 @@ test_elapsed(void)
 	}
 
 	/* A game with no information at t = 0 changes nothing but rounding. */
-	p = (Glicko2Rating) {1e6, 50, 0.06};
-	s = (GlickoSums) {0};
+	p = (Glicko2Rating)
+	{
+		1e6, 50, 0.06
+	};
+	s = (GlickoSums)
+	{
+		0
+	};
 	glicko2_add_game(&s, p.rating, 1500, 50, 0);
 	CHECK(glicko2_update_elapsed(&p, &s, 0.5, 0.0, &b, NULL) == GLICKO_OK);
 	CHECK(b.rating == p.rating && close_rel(b.rd, p.rd, 1e-15) && b.volatility == p.volatility);
