@@ -75,10 +75,14 @@ else
       make -s indent-check INDENT_FILES="$log/indent_bad.c" >>"$log/indent" 2>&1; status=$?
     [ $status -eq 0 ] || cat "$log/indent"
     count "the C layout check refuses a badly laid out file (make indent-check)" $status
-    # The tree itself, from the commit that lays it out (make indent) on:
-    # make -s indent-check >"$log/indent_tree" 2>&1; status=$?
-    # [ $status -eq 0 ] || cat "$log/indent_tree"
-    # count "the C is laid out as PostgreSQL's (make indent-check)" $status
+    # The tree itself, laid out by make indent with the machine's own
+    # pg-bsd-indent (Debian 12's); other suites' versions may lay out
+    # differently, so the chroot runs (PG_CONFIG set) check only the above.
+    if [ -z "${PG_CONFIG:-}" ]; then
+      make -s indent-check >"$log/indent_tree" 2>&1; status=$?
+      [ $status -eq 0 ] || cat "$log/indent_tree"
+      count "the C is laid out as PostgreSQL's (make indent-check)" $status
+    fi
   else
     echo "NOT RUN: the C layout check (pg_bsd_indent is not installed: apt-get install pg-bsd-indent)"
   fi
