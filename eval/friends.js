@@ -21,6 +21,7 @@ import { newRating } from './lib/glicko2.js';
 import { closePeriod, teamOf, teamWinProbability } from './lib/team_model.js';
 import { closePeriodTeammates, teammatesWinProbability } from './lib/teammates.js';
 import { loadPeers } from './lib/peers.js';
+import { predictPairs } from './lib/raters.js';
 import { fitFriends, rateFriends } from './lib/pg.js';
 
 const SIZES = {
@@ -67,16 +68,6 @@ const edgesOf = (m) => {
   for (const t of m.teams) t.players.forEach((id, j) => label.set(id, t.party[j]));
   return { party: PARTY_EDGE, size: SIZE_EDGE, partyOf: (id) => label.get(id) };
 };
-
-function predictPairs(metrics, period, m, prob) {
-  const t = m.teams;
-  for (let x = 0; x < t.length; x++)
-    for (let y = x + 1; y < t.length; y++) {
-      if (t[x].place === t[y].place) continue;
-      const [w, l] = t[x].place < t[y].place ? [t[x], t[y]] : [t[y], t[x]];
-      metrics.prediction(period, prob(w, l));
-    }
-}
 
 // A Glicko rater: closes[k] = {ratings, store} after period k + 1.
 function scoreGlicko(method, periods, strengths, closes, withStore, from = size.from) {

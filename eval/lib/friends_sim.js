@@ -16,7 +16,7 @@
 // Every team carries party (its party's key, or null for players who queued
 // alone) and weight (each player's share), as the matches table will.
 import { Rng } from './rng.js';
-import { SCALE } from './sim.js';
+import { SCALE, strengthWalk } from './sim.js';
 
 const EULER_GAMMA = 0.5772156649015329;
 export const PARTY_EDGE = 40;
@@ -107,14 +107,7 @@ export function simulateFriends(format, opts) {
   const { players: n, periods, rounds, seed, together } = opts;
   const sd0 = opts.sd0 ?? 250 / SCALE, drift = opts.drift ?? 0.06;
   const rng = new Rng(seed * 7919 + 33);
-  const strengths = [];
-  let s = Array.from({ length: n }, () => sd0 * rng.normal());
-  for (let p = 1; p <= periods; p++) {
-    if (p > 1) s = s.map((x) => x + drift * rng.normal());
-    const mean = s.reduce((a, b) => a + b, 0) / n;
-    s = s.map((x) => x - mean);
-    strengths.push(s.slice());
-  }
+  const strengths = strengthWalk(n, periods, sd0, drift, rng);
   const { groups, solos } = groupsOf(n, rng);
   const worlds = { sum: [], mean: [] };
   const partyEdge = opts.edges ? PARTY_EDGE / SCALE : 0, sizeEdge = opts.edges ? SIZE_EDGE / SCALE : 0;

@@ -25,13 +25,15 @@ export function glickoProbability(method, a, b, ratingOf) {
   return winProbability(compositeOf(a, ratingOf), compositeOf(b, ratingOf));
 }
 
-function predictPairs(metrics, period, match, prob) {
+// Every pair of teams of a match placed apart, winner first: prob(w, l) the
+// predicted probability that team w (an object with .players) beats team l.
+export function predictPairs(metrics, period, match, prob) {
   const t = match.teams;
   for (let x = 0; x < t.length; x++)
     for (let y = x + 1; y < t.length; y++) {
       if (t[x].place === t[y].place) continue;
       const [w, l] = t[x].place < t[y].place ? [t[x], t[y]] : [t[y], t[x]];
-      metrics.prediction(period, prob(w.players, l.players));
+      metrics.prediction(period, prob(w, l));
     }
 }
 
@@ -42,7 +44,7 @@ export function scoreGlicko(method, periods, strengths, closes, from, fresh = ne
   let ratings = new Map();
   periods.forEach((matches, k) => {
     const ratingOf = (id) => ratings.get(id) ?? fresh;
-    for (const m of matches) predictPairs(metrics, k + 1, m, (a, b) => glickoProbability(method, a, b, ratingOf));
+    for (const m of matches) predictPairs(metrics, k + 1, m, (w, l) => glickoProbability(method, w.players, l.players, ratingOf));
     ratings = closes[k];
     metrics.ratings(k + 1, ratings, strengths[k]);
   });
@@ -70,7 +72,7 @@ export function scorePeer(peer, periods, strengths, from) {
     const start = new Map(state);
     const at = (id) => start.get(id) ?? peer.fresh();
     for (const m of matches)
-      predictPairs(metrics, k + 1, m, (a, b) => peer.winProbability(a.map(at), b.map(at)));
+      predictPairs(metrics, k + 1, m, (w, l) => peer.winProbability(w.players.map(at), l.players.map(at)));
     for (const m of matches) {
       const teams = m.teams.map((t) => t.players.map(get));
       const out = peer.rate(teams, m.teams.map((t) => t.place));

@@ -41,12 +41,9 @@ function teamSizes(format, rng) {
 // Returns { strengths: [period][player] (internal units, period 1..P at index
 // p - 1), matches: [{id, period, teams: [{players: [...], place}]}] } and the
 // same matches for each world: worlds.sum / worlds.mean.
-export function simulate(format, opts) {
-  const { players: n, periods, rounds, seed } = opts;
-  const sd0 = opts.sd0 ?? 250 / SCALE, drift = opts.drift ?? 0.06;
-  const per = FORMATS[format].players;
-  if (n % per !== 0) throw new Error(`${n} players do not fill matches of ${per}`);
-  const rng = new Rng(seed);
+// The hidden strengths of n players, one array a period: normal of SD sd0 in
+// period 1, then a random walk of SD drift a period, centred on 0 every period.
+export function strengthWalk(n, periods, sd0, drift, rng) {
   const strengths = [];
   let s = Array.from({ length: n }, () => sd0 * rng.normal());
   for (let p = 1; p <= periods; p++) {
@@ -55,6 +52,16 @@ export function simulate(format, opts) {
     s = s.map((x) => x - mean);
     strengths.push(s.slice());
   }
+  return strengths;
+}
+
+export function simulate(format, opts) {
+  const { players: n, periods, rounds, seed } = opts;
+  const sd0 = opts.sd0 ?? 250 / SCALE, drift = opts.drift ?? 0.06;
+  const per = FORMATS[format].players;
+  if (n % per !== 0) throw new Error(`${n} players do not fill matches of ${per}`);
+  const rng = new Rng(seed);
+  const strengths = strengthWalk(n, periods, sd0, drift, rng);
   const worlds = { sum: [], mean: [] };
   const ids = Array.from({ length: n }, (_, i) => i + 1);
   let matchId = 0;
