@@ -242,7 +242,9 @@ COMMENT ON FUNCTION glicko2_internal.glicko2_close_guard(regclass, regclass, tex
 -- information, surprise), a side's terms of the player's sums); its parameters are $1 the period, $2 the procedure's
 -- option (text, or NULL) and $3 max_rd (text; for glicko2_match_sides' unrated players).  n_games NULL: the number of games is counted from
 -- the games (half the game sides).  advantage and home_column are only
--- recorded (games_sql applies them).
+-- recorded (games_sql applies them), as are glicko2_close_matches' method,
+-- match_columns (match, player, team, place, weight, party), party and size
+-- advantages and teammates store (NULL method: glicko2_close_period).
 --
 -- The pass reads the pre-period ratings once and the period's games once, and
 -- refuses every bad game before anything is written.  Then the ratings are
@@ -259,7 +261,9 @@ CREATE FUNCTION glicko2_internal.glicko2_close_apply(
   games_sql text, games_option text, n_games bigint,
   tau float8, max_rd float8, history regclass, player_column name, rating_column name,
   advantage float8 DEFAULT 0, home_column name DEFAULT NULL, games_form text DEFAULT NULL,
-  min_rating float8 DEFAULT NULL, max_change float8 DEFAULT NULL, max_volatility float8 DEFAULT NULL)
+  min_rating float8 DEFAULT NULL, max_change float8 DEFAULT NULL, max_volatility float8 DEFAULT NULL,
+  method text DEFAULT NULL, match_columns name[] DEFAULT NULL,
+  party_advantage float8 DEFAULT 0, size_advantage float8 DEFAULT 0, teammates regclass DEFAULT NULL)
   RETURNS void
   LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
   SET search_path = pg_catalog, pg_temp
@@ -404,7 +408,9 @@ BEGIN
     INSERT INTO @extschema@.glicko2_closes
       (ratings, period, close_number, games_table, closed_at, closed_by,
        players, played, new_players, games, tau, max_rd, unguarded, advantage, home_column,
-       min_rating, max_change, max_volatility, capped)
+       min_rating, max_change, max_volatility, capped,
+       method, match_column, match_player_column, team_column, place_column, weight_column, party_column,
+       party_advantage, size_advantage, teammates)
     VALUES (glicko2_close_apply.ratings, period_text, glicko2_close_apply.close_number + 1,
             source, clock_timestamp(), current_user,
             n_players, n_played, n_new, coalesce(n_games, n_sides / 2), glicko2_close_apply.tau,
@@ -413,7 +419,9 @@ BEGIN
             EXISTS (SELECT FROM @extschema@.glicko2_guard_gaps(source, glicko2_close_apply.ratings)),
             glicko2_close_apply.advantage, glicko2_close_apply.home_column,
             glicko2_close_apply.min_rating, glicko2_close_apply.max_change, glicko2_close_apply.max_volatility,
-            n_capped);
+            n_capped, glicko2_close_apply.method, match_columns[1], match_columns[2], match_columns[3],
+            match_columns[4], match_columns[5], match_columns[6], glicko2_close_apply.party_advantage,
+            glicko2_close_apply.size_advantage, glicko2_close_apply.teammates);
   EXCEPTION WHEN unique_violation THEN
     RAISE EXCEPTION 'period % of % not closed: another close of % committed meanwhile', period_text, ratings, ratings
       USING ERRCODE = '40001',
@@ -422,8 +430,8 @@ BEGIN
   END;
 END
 $$;
-COMMENT ON FUNCTION glicko2_internal.glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name, float8, name, text, float8, float8, float8) IS
-  'Helper of glicko2_close_period and glicko2_close_matches: computes every player''s new rating from the procedure''s query of games with glicko2_close_ratings (Step 6 capped at max_rd for idle players; with min_rating, max_change, max_volatility, the floors and caps applied) and writes them, adds new players and writes history; records the close in glicko2_closes, with whether the source was unguarded and how many ratings a floor or cap changed';
+COMMENT ON FUNCTION glicko2_internal.glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name, float8, name, text, float8, float8, float8, text, name[], float8, float8, regclass) IS
+  'Helper of glicko2_close_period and glicko2_close_matches: computes every player''s new rating from the procedure''s query of games with glicko2_close_ratings (Step 6 capped at max_rd for idle players; with min_rating, max_change, max_volatility, the floors and caps applied) and writes them, adds new players and writes history; records the close in glicko2_closes with the options it was closed with (glicko2_close_matches'': method, match_columns {match, player, team, place, weight, party}, the party and size advantages, the teammates store), whether the source was unguarded and how many ratings a floor or cap changed';
 
 -- Checks a home / first-move advantage and the games' column saying who has
 -- it (glicko2_close_period, glicko2_evaluate).

@@ -240,6 +240,60 @@ $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_write(regclass, regclass, name, name, regtype, text[], text[], float8[], bigint, text) IS
   'Helper of glicko2_close_matches: empties the teammates store (an ERROR unless every one of the n_stored rows read was deleted) and writes the pairs kept, each covariance its correlation times both players'' RDs in the ratings just written';
 
+-- Every argument and column of a matches close, checked as
+-- glicko2_close_matches checks them (glicko2_close_check's, then the
+-- matches' columns, the advantages, the party column, the store): for
+-- glicko2_close_matches and glicko2_replay_matches, which checks before it
+-- empties anything.  Returns glicko2_close_check's results and the weight
+-- column read (glicko2_match_columns).
+CREATE FUNCTION glicko2_internal.glicko2_matches_check(
+  procedure_name text, ratings regclass, matches regclass, period anyelement, method text,
+  tau float8, max_rd float8, history regclass, player_column name, rating_column name, period_column name,
+  match_column name, match_player_column name, team_column name, place_column name, weight_column name,
+  party_column name, party_advantage float8, size_advantage float8, teammates regclass,
+  OUT key_type regtype, OUT period_type regtype, OUT period_text text,
+  OUT weight_column_read name, OUT weight_sql text)
+  LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  c record;
+BEGIN
+  IF ratings IS NULL OR matches IS NULL OR method IS NULL THEN
+    RAISE EXCEPTION 'ratings, matches, period and method must not be NULL' USING ERRCODE = '22004';
+  END IF;
+  IF method NOT IN ('sum', 'mean', 'individual', 'composite') THEN
+    RAISE EXCEPTION 'method must be ''sum'', ''mean'', ''individual'' or ''composite'', not %', quote_literal(method)
+      USING ERRCODE = '22023';
+  END IF;
+  c := glicko2_internal.glicko2_close_check(procedure_name, ratings, matches, 'matches', period,
+                                       tau, max_rd, history, player_column, rating_column, period_column);
+  key_type := c.key_type;
+  period_type := c.period_type;
+  period_text := c.period_text;
+  PERFORM glicko2_internal.glicko2_column_type(matches, match_column, 'match_column'),
+          glicko2_internal.glicko2_column_type(matches, team_column, 'team_column');
+  PERFORM glicko2_internal.glicko2_key_column_check(matches, match_player_column, 'match_player_column',
+                                               ratings, player_column, key_type);
+  SELECT w.weight_column, w.weight_sql INTO weight_column_read, weight_sql
+  FROM glicko2_internal.glicko2_match_columns(matches, place_column, weight_column) w;
+  PERFORM glicko2_internal.glicko2_advantages_check(method, party_advantage, size_advantage);
+  IF party_column IS NOT NULL THEN
+    PERFORM glicko2_internal.glicko2_party_column(matches, party_column);
+  END IF;
+  IF teammates IS NOT NULL THEN
+    IF method NOT IN ('sum', 'mean') THEN
+      RAISE EXCEPTION 'a teammates store needs the method ''sum'' or ''mean'', not %', quote_literal(method)
+        USING ERRCODE = '22023',
+              DETAIL = 'The store carries covariances of the team model''s strengths; ''individual'' and ''composite'' have none.';
+    END IF;
+    PERFORM glicko2_internal.glicko2_teammates_check(teammates, key_type);
+  END IF;
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_matches_check(text, regclass, regclass, anyelement, text, float8, float8, regclass, name, name, name, name, name, name, name, name, name, float8, float8, regclass) IS
+  'Helper of glicko2_close_matches and glicko2_replay_matches: checks a matches close''s arguments and columns (glicko2_close_check''s, the matches'' columns, the method, the advantages, the party column, the teammates store), each error naming what is wrong; gives the ratings key type, the period''s type and text and the weight column read';
+
 CREATE PROCEDURE glicko2_close_matches(
   ratings regclass, matches regclass, period anyelement, method text DEFAULT 'sum',
   tau float8 DEFAULT 0.5, max_rd float8 DEFAULT 350, history regclass DEFAULT NULL,
@@ -269,38 +323,24 @@ DECLARE
   n_rows bigint;
   n_null bigint;
   bad record;
+  match_columns name[];
 BEGIN
-  IF ratings IS NULL OR matches IS NULL OR period IS NULL OR method IS NULL THEN
+  IF ratings IS NULL OR matches IS NULL OR period IS NULL THEN
     RAISE EXCEPTION 'ratings, matches, period and method must not be NULL' USING ERRCODE = '22004';
   END IF;
-  IF method NOT IN ('sum', 'mean', 'individual', 'composite') THEN
-    RAISE EXCEPTION 'method must be ''sum'', ''mean'', ''individual'' or ''composite'', not %', quote_literal(method)
-      USING ERRCODE = '22023';
-  END IF;
-  c := glicko2_internal.glicko2_close_check('glicko2_close_matches', ratings, matches, 'matches', period,
-                                       tau, max_rd, history, player_column, rating_column, period_column);
-  PERFORM glicko2_internal.glicko2_column_type(matches, match_column, 'match_column'),
-          glicko2_internal.glicko2_column_type(matches, team_column, 'team_column');
-  PERFORM glicko2_internal.glicko2_key_column_check(matches, match_player_column, 'match_player_column',
-                                               ratings, player_column, c.key_type);
-  SELECT w.weight_column, w.weight_sql INTO weight_column, weight_sql
-  FROM glicko2_internal.glicko2_match_columns(matches, place_column, weight_column) w;
+  c := glicko2_internal.glicko2_matches_check('glicko2_close_matches', ratings, matches, period, method, tau, max_rd,
+                                              history, player_column, rating_column, period_column, match_column,
+                                              match_player_column, team_column, place_column, weight_column,
+                                              party_column, party_advantage, size_advantage, teammates);
+  weight_column := c.weight_column_read;
+  weight_sql := c.weight_sql;
+  match_columns := ARRAY[match_column, match_player_column, team_column, place_column, weight_column, party_column];
   IF weight_column IS NOT NULL THEN
     weights_sql := 'array_agg(m.w)';
   END IF;
-  PERFORM glicko2_internal.glicko2_advantages_check(method, party_advantage, size_advantage);
   IF party_column IS NOT NULL THEN
-    PERFORM glicko2_internal.glicko2_party_column(matches, party_column);
     party_sql := format('g.%I', party_column);
     parties_sql := 'array_agg(m.pt)';
-  END IF;
-  IF teammates IS NOT NULL THEN
-    IF method NOT IN ('sum', 'mean') THEN
-      RAISE EXCEPTION 'a teammates store needs the method ''sum'' or ''mean'', not %', quote_literal(method)
-        USING ERRCODE = '22023',
-              DETAIL = 'The store carries covariances of the team model''s strengths; ''individual'' and ''composite'' have none.';
-    END IF;
-    PERFORM glicko2_internal.glicko2_teammates_check(teammates, c.key_type);
   END IF;
 
   last_number := glicko2_internal.glicko2_close_lock(ratings, matches, c.period_type, c.period_text);
@@ -340,7 +380,9 @@ BEGIN
                matches, period_column, c.period_type, c.key_type, ratings, weight_sql, weights_sql,
                party_sql, parties_sql, party_advantage, size_advantage),
         method, n_rows, tau, max_rd, history, player_column, rating_column, games_form => 'terms',
-        min_rating => min_rating, max_change => max_change, max_volatility => max_volatility);
+        min_rating => min_rating, max_change => max_change, max_volatility => max_volatility,
+        method => method, match_columns => match_columns, party_advantage => party_advantage,
+        size_advantage => size_advantage, teammates => teammates);
     ELSE
       -- The period with the store (glicko2_teammates_terms): rows numbered,
       -- players in key order; its terms (one row a player) go to the pass
@@ -393,7 +435,9 @@ BEGIN
         $sql$, c.key_type),
         CASE WHEN mates.terms[1][1] IS NULL THEN '{}' ELSE mates.terms::text END, n_rows, tau, max_rd, history, player_column, rating_column,
         games_form => 'terms',
-        min_rating => min_rating, max_change => max_change, max_volatility => max_volatility);
+        min_rating => min_rating, max_change => max_change, max_volatility => max_volatility,
+        method => method, match_columns => match_columns, party_advantage => party_advantage,
+        size_advantage => size_advantage, teammates => teammates);
       PERFORM glicko2_internal.glicko2_teammates_write(teammates, ratings, player_column, rating_column, c.key_type,
                                                       mates.pair_a, mates.pair_b, mates.correlation, mates.n_stored,
                                                       format('period %s of %s', c.period_text, matches));

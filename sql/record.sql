@@ -27,6 +27,19 @@ CREATE TABLE glicko2_closes (
   max_change   float8,
   max_volatility float8,
   capped       bigint      NOT NULL DEFAULT 0 CHECK (capped >= 0),
+  -- glicko2_close_matches' own options (NULL method: glicko2_close_period),
+  -- so that glicko2_recompute closes each period again as it was closed
+  method       text        CHECK (method IN ('sum', 'mean', 'individual', 'composite')),
+  match_column name,
+  match_player_column name,
+  team_column  name,
+  place_column name,
+  weight_column name,
+  party_column name,
+  party_advantage float8   NOT NULL DEFAULT 0,
+  size_advantage float8    NOT NULL DEFAULT 0,
+  teammates    regclass,
+  CHECK ((method IS NULL) = (match_column IS NULL)),
   PRIMARY KEY (ratings, period),
   UNIQUE (ratings, close_number)
 );
@@ -50,6 +63,16 @@ COMMENT ON COLUMN glicko2_closes.min_rating IS 'Floor of every new rating (NULL:
 COMMENT ON COLUMN glicko2_closes.max_change IS 'Largest move of one rating in the close (NULL: none; a departure from the paper)';
 COMMENT ON COLUMN glicko2_closes.max_volatility IS 'Cap of every new volatility (NULL: none; a departure from the paper)';
 COMMENT ON COLUMN glicko2_closes.capped IS 'Ratings a floor or cap changed';
+COMMENT ON COLUMN glicko2_closes.method IS 'The team method of a close by glicko2_close_matches (''sum'', ''mean'', ''individual'', ''composite''); NULL: a close of one-on-one games by glicko2_close_period';
+COMMENT ON COLUMN glicko2_closes.match_column IS 'glicko2_close_matches: the matches'' match id column (NULL: a close by glicko2_close_period)';
+COMMENT ON COLUMN glicko2_closes.match_player_column IS 'glicko2_close_matches: the matches'' player column';
+COMMENT ON COLUMN glicko2_closes.team_column IS 'glicko2_close_matches: the matches'' team column';
+COMMENT ON COLUMN glicko2_closes.place_column IS 'glicko2_close_matches: the matches'' place column';
+COMMENT ON COLUMN glicko2_closes.weight_column IS 'glicko2_close_matches: the weight (play share) column read (NULL: none, every share 1)';
+COMMENT ON COLUMN glicko2_closes.party_column IS 'glicko2_close_matches: the party column (NULL: none)';
+COMMENT ON COLUMN glicko2_closes.party_advantage IS 'glicko2_close_matches: points a party member added to his team (0: none)';
+COMMENT ON COLUMN glicko2_closes.size_advantage IS 'glicko2_close_matches: points per team member beyond one (0: none)';
+COMMENT ON COLUMN glicko2_closes.teammates IS 'glicko2_close_matches: the teammates store read and rewritten (NULL: none)';
 COMMENT ON COLUMN glicko2_closes.unguarded IS 'Closed with unguarded => true while a table the games were read from had no guard trigger covering the close: a game written later to a closed period may never be rated';
 
 SELECT pg_catalog.pg_extension_config_dump('glicko2_closes', '');

@@ -7,7 +7,7 @@
 CREATE POLICY glicko2_closes_redo ON glicko2_closes FOR DELETE
   USING (pg_catalog.has_table_privilege(ratings::pg_catalog.oid, 'UPDATE'));
 COMMENT ON POLICY glicko2_closes_redo ON glicko2_closes IS
-  'glicko2_replay and glicko2_recompute delete the records of the periods they close again: allowed to roles that may update the ratings table';
+  'glicko2_replay, glicko2_replay_matches and glicko2_recompute delete the records of the periods they close again: allowed to roles that may update the ratings table';
 
 -- Deletes every row of a table the caller can see, or fails whole
 -- (glicko2_require_written) if a policy, trigger or rule kept one.
@@ -28,7 +28,137 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_empty(regclass, text) IS
-  'Helper of glicko2_replay and glicko2_recompute: deletes every row of relation the caller can read, or an ERROR (glicko2_require_written) naming what if a policy, trigger or rule kept some';
+  'Helper of glicko2_replay, glicko2_replay_matches and glicko2_recompute: deletes every row of relation the caller can read, or an ERROR (glicko2_require_written) naming what if a policy, trigger or rule kept some';
+
+-- Closes one period again as the record c describes the close: from
+-- c.games_table, with glicko2_close_period (c.method NULL: the games'
+-- columns are the caller's) or glicko2_close_matches (c.method and the
+-- matches' columns, advantages and store as recorded), and every option
+-- recorded.  The one place replay and recompute choose a close.
+CREATE FUNCTION glicko2_internal.glicko2_close_again(
+  c @extschema@.glicko2_closes, history regclass, player_column name, rating_column name,
+  period_column name, game_player_column name, opponent_column name, score_column name)
+  RETURNS void
+  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  period_type regtype := glicko2_internal.glicko2_column_type(c.games_table, period_column, 'period_column');
+BEGIN
+  IF c.method IS NULL THEN
+    EXECUTE format('CALL @extschema@.glicko2_close_period($1, $2, CAST($3 AS %s), $4, $5, $6,
+                      $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)', period_type)
+      USING c.ratings, c.games_table, c.period, c.tau, c.max_rd, history, player_column, rating_column,
+            period_column, game_player_column, opponent_column, score_column, c.unguarded,
+            c.advantage, c.home_column, c.min_rating, c.max_change, c.max_volatility;
+  ELSE
+    EXECUTE format('CALL @extschema@.glicko2_close_matches($1, $2, CAST($3 AS %s), $4, $5, $6, $7,
+                      $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)', period_type)
+      USING c.ratings, c.games_table, c.period, c.method, c.tau, c.max_rd, history, player_column, rating_column,
+            period_column, c.match_column, c.match_player_column, c.team_column, c.place_column, c.unguarded,
+            c.weight_column, c.party_column, c.party_advantage, c.size_advantage, c.teammates,
+            c.min_rating, c.max_change, c.max_volatility;
+  END IF;
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_close_again(glicko2_closes, regclass, name, name, name, name, name, name) IS
+  'Helper of glicko2_replay, glicko2_replay_matches and glicko2_recompute: closes period c.period of c.ratings from c.games_table as the record c says: glicko2_close_period (c.method NULL; the games'' columns as given) or glicko2_close_matches (c.method, the matches'' columns, advantages and teammates store recorded), with the tau, max_rd, unguarded flag, advantage and floors and caps recorded';
+
+-- A teammates store that replay or recompute empties must be this ratings
+-- table's alone (a store named by closes of two ratings tables mixes their
+-- pairs, and rebuilding it for one would lose the other's), and exist.
+CREATE FUNCTION glicko2_internal.glicko2_teammates_own(teammates regclass, ratings regclass, procedure_name text)
+  RETURNS void
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  other regclass;
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_class r WHERE r.oid OPERATOR(pg_catalog.=) teammates::oid) THEN
+    RAISE EXCEPTION 'the teammates store (OID %) of % no longer exists', teammates::oid, ratings
+      USING ERRCODE = '42P01',
+            DETAIL = format('%s closes again with the store each period was closed with.', procedure_name),
+            HINT = 'Rebuild the league with glicko2_replay_matches and a new store.';
+  END IF;
+  SELECT c.ratings INTO other FROM @extschema@.glicko2_closes c
+  WHERE c.teammates = glicko2_teammates_own.teammates AND c.ratings <> glicko2_teammates_own.ratings
+  ORDER BY c.ratings::text LIMIT 1;
+  IF other IS NOT NULL THEN
+    RAISE EXCEPTION 'teammates store % holds pairs of % too', teammates, other
+      USING ERRCODE = '55000',
+            DETAIL = format('%s empties the store of %s; closes of %s wrote to it as well.', procedure_name, ratings, other),
+            HINT = 'Give each ratings table a store of its own (glicko2_teammates_create).';
+  END IF;
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_own(regclass, regclass, text) IS
+  'Helper of glicko2_replay_matches and glicko2_recompute: an ERROR unless the teammates store exists and no close of another ratings table named it';
+
+-- Rebuilds a ratings table from nothing: empties it, the history, the
+-- teammates store and its records, then closes every period of the source
+-- in order (up to through) as the record template c describes the close
+-- (glicko2_close_again), applying each recorded season reset again after
+-- the period it followed; those the rebuild does not reach are forgotten,
+-- as its closes are.  The caller has checked every argument and column.
+CREATE FUNCTION glicko2_internal.glicko2_replay_all(
+  c @extschema@.glicko2_closes, history regclass, through text, procedure_name text,
+  player_column name, rating_column name, period_column name,
+  game_player_column name, opponent_column name, score_column name)
+  RETURNS void
+  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+  SET datestyle = 'ISO, YMD'
+  SET intervalstyle = 'postgres'
+  SET extra_float_digits = 1
+AS $$
+DECLARE
+  target regclass := c.ratings;
+  period_type regtype := glicko2_internal.glicko2_column_type(c.games_table, period_column, 'period_column');
+  p text;
+  pending text[];
+  redo text[];
+BEGIN
+  -- As a close does: closes of this table wait, readers do not.
+  EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', target);
+  PERFORM glicko2_internal.glicko2_empty(target, 'emptying the ratings for ' || procedure_name);
+  IF history IS NOT NULL THEN
+    PERFORM glicko2_internal.glicko2_empty(history, 'emptying the history for ' || procedure_name);
+  END IF;
+  IF c.teammates IS NOT NULL THEN
+    PERFORM glicko2_internal.glicko2_empty(c.teammates, 'emptying the teammates store for ' || procedure_name);
+  END IF;
+  DELETE FROM @extschema@.glicko2_closes r WHERE r.ratings = target;
+  SELECT coalesce(array_agg(s.season), '{}') INTO pending FROM @extschema@.glicko2_season_resets s
+  WHERE s.ratings = target;
+  redo := ARRAY(SELECT s.season FROM @extschema@.glicko2_season_resets s
+                WHERE s.ratings = target AND s.after_period IS NULL);
+  PERFORM glicko2_internal.glicko2_season_redo(target, redo, 0, NULL, player_column, rating_column);
+  pending := ARRAY(SELECT unnest(pending) EXCEPT SELECT unnest(redo));
+
+  FOR p IN EXECUTE format(
+      'SELECT CAST(u.p AS text) FROM (SELECT DISTINCT %1$I AS p FROM %2$s) u
+       WHERE u.p IS NOT NULL AND ($1 IS NULL OR u.p <= CAST($1 AS %3$s)) ORDER BY u.p',
+      period_column, c.games_table, period_type) USING through
+  LOOP
+    c.period := p;
+    PERFORM glicko2_internal.glicko2_close_again(c, history, player_column, rating_column, period_column,
+                                                 game_player_column, opponent_column, score_column);
+    redo := ARRAY(SELECT s.season FROM @extschema@.glicko2_season_resets s
+                  WHERE s.ratings = target AND s.after_period = p AND s.season = ANY (pending));
+    IF cardinality(redo) > 0 THEN
+      PERFORM glicko2_internal.glicko2_season_redo(target, redo,
+                (SELECT max(r.close_number) FROM @extschema@.glicko2_closes r WHERE r.ratings = target),
+                p, player_column, rating_column);
+      pending := ARRAY(SELECT unnest(pending) EXCEPT SELECT unnest(redo));
+    END IF;
+  END LOOP;
+  DELETE FROM @extschema@.glicko2_season_resets s
+  WHERE s.ratings = target AND s.season = ANY (pending);
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_replay_all(glicko2_closes, regclass, text, text, name, name, name, name, name, name) IS
+  'Helper of glicko2_replay and glicko2_replay_matches: empties the ratings table, the history, the teammates store (c.teammates) and the table''s records, then closes every period of c.games_table in order (up to through) as c describes the close (glicko2_close_again), applying each recorded season reset again after the period it followed';
 
 -- Rebuilds a ratings table from nothing by closing every period of the games
 -- in order with glicko2_close_period (which does all the checking and
@@ -51,10 +181,8 @@ CREATE PROCEDURE glicko2_replay(
 AS $$
 DECLARE
   period_type regtype;
-  p text;
   key_type regtype;
-  pending text[];
-  redo text[];
+  c @extschema@.glicko2_closes;
 BEGIN
   IF ratings IS NULL OR games IS NULL THEN
     RAISE EXCEPTION 'ratings and games must not be NULL' USING ERRCODE = '22004';
@@ -69,53 +197,95 @@ BEGIN
                         player_column, rating_column, period_column;
   PERFORM glicko2_internal.glicko2_games_check(games, ratings, player_column, key_type,
                                           game_player_column, opponent_column, score_column);
-  -- As a close does: closes of this table wait, readers do not.
-  EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', ratings);
-
-  PERFORM glicko2_internal.glicko2_empty(ratings, 'emptying the ratings for glicko2_replay');
-  IF history IS NOT NULL THEN
-    PERFORM glicko2_internal.glicko2_empty(history, 'emptying the history for glicko2_replay');
-  END IF;
-  DELETE FROM @extschema@.glicko2_closes c WHERE c.ratings = glicko2_replay.ratings;
-  -- Season resets are applied again after the period they followed; those
-  -- the rebuild does not reach are forgotten, as its closes are.
-  SELECT coalesce(array_agg(s.season), '{}') INTO pending FROM @extschema@.glicko2_season_resets s
-  WHERE s.ratings = glicko2_replay.ratings;
-  redo := ARRAY(SELECT s.season FROM @extschema@.glicko2_season_resets s
-                WHERE s.ratings = glicko2_replay.ratings AND s.after_period IS NULL);
-  PERFORM glicko2_internal.glicko2_season_redo(ratings, redo, 0, NULL, player_column, rating_column);
-  pending := ARRAY(SELECT unnest(pending) EXCEPT SELECT unnest(redo));
-
-  FOR p IN EXECUTE format(
-      'SELECT CAST(u.p AS text) FROM (SELECT DISTINCT %1$I AS p FROM %2$s) u
-       WHERE u.p IS NOT NULL AND ($1 IS NULL OR u.p <= CAST($1 AS %3$s)) ORDER BY u.p',
-      period_column, games, period_type) USING through
-  LOOP
-    EXECUTE format('CALL @extschema@.glicko2_close_period($1, $2, CAST($3 AS %s), $4, $5, $6,
-                      $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)', period_type)
-      USING ratings, games, p, tau, max_rd, history, player_column, rating_column,
-            period_column, game_player_column, opponent_column, score_column, unguarded,
-            advantage, home_column, min_rating, max_change, max_volatility;
-    redo := ARRAY(SELECT s.season FROM @extschema@.glicko2_season_resets s
-                  WHERE s.ratings = glicko2_replay.ratings AND s.after_period = p AND s.season = ANY (pending));
-    IF cardinality(redo) > 0 THEN
-      PERFORM glicko2_internal.glicko2_season_redo(ratings, redo,
-                (SELECT max(c.close_number) FROM @extschema@.glicko2_closes c WHERE c.ratings = glicko2_replay.ratings),
-                p, player_column, rating_column);
-      pending := ARRAY(SELECT unnest(pending) EXCEPT SELECT unnest(redo));
-    END IF;
-  END LOOP;
-  DELETE FROM @extschema@.glicko2_season_resets s
-  WHERE s.ratings = glicko2_replay.ratings AND s.season = ANY (pending);
+  c.ratings := ratings;
+  c.games_table := games;
+  c.tau := tau;
+  c.max_rd := max_rd;
+  c.unguarded := unguarded;
+  c.advantage := advantage;
+  c.home_column := home_column;
+  c.min_rating := min_rating;
+  c.max_change := max_change;
+  c.max_volatility := max_volatility;
+  PERFORM glicko2_internal.glicko2_replay_all(c, history, through, 'glicko2_replay', player_column, rating_column,
+                                              period_column, game_player_column, opponent_column, score_column);
 END
 $$;
 COMMENT ON PROCEDURE glicko2_replay(regclass, regclass, float8, float8, regclass, text, name, name, name, name, name, name, boolean, float8, name, float8, float8, float8) IS
   'Rebuilds a ratings table from its games: empties it (and the history table, and its records in glicko2_closes), then closes every period of the games in order (up to through, if given) with glicko2_close_period (unguarded, advantage, home_column and the floors and caps passed on), applying each recorded season reset again after the period it followed; one transaction';
 
+-- The same for a league of team matches: every period closed with
+-- glicko2_close_matches and these arguments, the teammates store emptied
+-- with the ratings and rebuilt by the closes.
+CREATE PROCEDURE glicko2_replay_matches(
+  ratings regclass, matches regclass, method text DEFAULT 'sum',
+  tau float8 DEFAULT 0.5, max_rd float8 DEFAULT 350, history regclass DEFAULT NULL,
+  through text DEFAULT NULL,
+  player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
+  period_column name DEFAULT 'period', match_column name DEFAULT 'match_id',
+  match_player_column name DEFAULT 'player_id', team_column name DEFAULT 'team',
+  place_column name DEFAULT 'place', unguarded boolean DEFAULT false,
+  weight_column name DEFAULT NULL, party_column name DEFAULT NULL,
+  party_advantage float8 DEFAULT 0, size_advantage float8 DEFAULT 0,
+  teammates regclass DEFAULT NULL,
+  min_rating float8 DEFAULT NULL, max_change float8 DEFAULT NULL, max_volatility float8 DEFAULT NULL)
+  LANGUAGE plpgsql
+  SET search_path = pg_catalog, pg_temp
+  SET datestyle = 'ISO, YMD'
+  SET intervalstyle = 'postgres'
+  SET extra_float_digits = 1
+AS $$
+DECLARE
+  period_type regtype;
+  checked record;
+  c @extschema@.glicko2_closes;
+BEGIN
+  IF ratings IS NULL OR matches IS NULL OR method IS NULL THEN
+    RAISE EXCEPTION 'ratings, matches and method must not be NULL' USING ERRCODE = '22004';
+  END IF;
+  -- Every argument and column checked as each close will check them, before
+  -- anything is emptied.
+  period_type := glicko2_internal.glicko2_column_type(matches, period_column, 'period_column');
+  EXECUTE format('SELECT c.weight_column_read FROM glicko2_internal.glicko2_matches_check($1, $2, $3, CAST(NULL AS %s),'
+                 ' $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) c', period_type)
+    INTO checked
+    USING 'glicko2_replay_matches', ratings, matches, method, tau, max_rd, history, player_column, rating_column,
+          period_column, match_column, match_player_column, team_column, place_column, weight_column,
+          party_column, party_advantage, size_advantage, teammates;
+  IF teammates IS NOT NULL THEN
+    PERFORM glicko2_internal.glicko2_teammates_own(teammates, ratings, 'glicko2_replay_matches');
+  END IF;
+  c.ratings := ratings;
+  c.games_table := matches;
+  c.method := method;
+  c.tau := tau;
+  c.max_rd := max_rd;
+  c.unguarded := unguarded;
+  c.match_column := match_column;
+  c.match_player_column := match_player_column;
+  c.team_column := team_column;
+  c.place_column := place_column;
+  c.weight_column := weight_column;
+  c.party_column := party_column;
+  c.party_advantage := party_advantage;
+  c.size_advantage := size_advantage;
+  c.teammates := teammates;
+  c.min_rating := min_rating;
+  c.max_change := max_change;
+  c.max_volatility := max_volatility;
+  PERFORM glicko2_internal.glicko2_replay_all(c, history, through, 'glicko2_replay_matches', player_column,
+                                              rating_column, period_column, NULL, NULL, NULL);
+END
+$$;
+COMMENT ON PROCEDURE glicko2_replay_matches(regclass, regclass, text, float8, float8, regclass, text, name, name, name, name, name, name, name, boolean, name, name, float8, float8, regclass, float8, float8, float8) IS
+  'Rebuilds a ratings table from its team or free-for-all matches: empties it (and the history table, the teammates store and its records in glicko2_closes), then closes every period of the matches in order (up to through, if given) with glicko2_close_matches and these arguments, applying each recorded season reset again after the period it followed; one transaction';
+
 -- After games of closed periods were changed or annulled: rolls the ratings
 -- back to the end of the period before, from the history table, and closes
--- again every period closed since, with the tau and max_rd each was closed
--- with.  One transaction: all of it or nothing.
+-- again every period closed since, each with the close and options it was
+-- closed with.  A teammates store has no history: it is rebuilt from empty
+-- from its first close, so the recompute starts there if that is earlier.
+-- One transaction: all of it or nothing.
 CREATE PROCEDURE glicko2_recompute(
   ratings regclass, games regclass, period anyelement, history regclass,
   player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
@@ -132,16 +302,13 @@ DECLARE
   history_type regtype;
   period_text text;
   first_number bigint;
+  first_games regclass;
+  start_number bigint;
+  start_period text;
   before text;
-  periods text[];
-  taus float8[];
-  max_rds float8[];
-  unguardeds boolean[];
-  advantages float8[];
-  home_columns name[];
-  min_ratings float8[];
-  max_changes float8[];
-  max_volatilities float8[];
+  closes @extschema@.glicko2_closes[];
+  stores regclass[];
+  missing @extschema@.glicko2_closes;
   kept bigint;
   meant_deleted bigint;
   meant_updated bigint;
@@ -163,7 +330,7 @@ BEGIN
   EXECUTE format('SELECT CAST(CAST($1 AS %s) AS text)', period_type) INTO period_text USING period;
   EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', ratings);
 
-  SELECT c.close_number INTO first_number
+  SELECT c.close_number, c.games_table INTO first_number, first_games
   FROM @extschema@.glicko2_closes c
   WHERE c.ratings = glicko2_recompute.ratings AND c.period = period_text;
   IF first_number IS NULL THEN
@@ -171,9 +338,45 @@ BEGIN
       USING ERRCODE = '55000',
             DETAIL = 'Only closed periods are recomputed; an open period is rated when it is closed.';
   END IF;
+  IF first_games <> games THEN
+    RAISE EXCEPTION 'period % of % was closed from %, not %', period_text, ratings, first_games, games
+      USING ERRCODE = '22023',
+            DETAIL = 'Each period is closed again from the table it was closed from (glicko2_closes.games_table).';
+  END IF;
+  -- A teammates store the recompute rewrites is rebuilt from empty from its
+  -- first close (its state after an earlier period is not kept anywhere):
+  -- the recompute starts at the earliest of those closes.
+  stores := ARRAY(SELECT DISTINCT c.teammates FROM @extschema@.glicko2_closes c
+                  WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= first_number
+                    AND c.teammates IS NOT NULL);
+  SELECT least(first_number, min(c.close_number)) INTO start_number
+  FROM @extschema@.glicko2_closes c
+  WHERE c.ratings = glicko2_recompute.ratings AND c.teammates = ANY (stores);
+  start_number := coalesce(start_number, first_number);
+  FOR i IN 1 .. coalesce(cardinality(stores), 0) LOOP
+    PERFORM glicko2_internal.glicko2_teammates_own(stores[i], ratings, 'glicko2_recompute');
+  END LOOP;
+  SELECT c.period INTO start_period FROM @extschema@.glicko2_closes c
+  WHERE c.ratings = glicko2_recompute.ratings AND c.close_number = start_number;
+  IF start_number < first_number THEN
+    RAISE NOTICE 'recomputing % from period %, the first close of teammates store %', ratings, start_period,
+                 array_to_string(stores, ', ')
+      USING DETAIL = 'A teammates store is rebuilt from its first close: its state after a later period is not kept.';
+  END IF;
+  -- Every table a close will read must still be there.
+  SELECT c.* INTO missing FROM @extschema@.glicko2_closes c
+  WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= start_number
+    AND NOT EXISTS (SELECT FROM pg_class t WHERE t.oid OPERATOR(pg_catalog.=) c.games_table::oid)
+  ORDER BY c.close_number LIMIT 1;
+  IF missing.ratings IS NOT NULL THEN
+    RAISE EXCEPTION 'period % of % was closed from a table that no longer exists (OID %)',
+                    missing.period, ratings, missing.games_table::oid
+      USING ERRCODE = '42P01',
+            DETAIL = 'Each period is closed again from the table it was closed from (glicko2_closes.games_table).';
+  END IF;
   SELECT c.period INTO before
   FROM @extschema@.glicko2_closes c
-  WHERE c.ratings = glicko2_recompute.ratings AND c.close_number = first_number - 1;
+  WHERE c.ratings = glicko2_recompute.ratings AND c.close_number = start_number - 1;
 
   -- Ratings as they were after the period before (none before the first);
   -- every statement must write every row it means to.
@@ -185,7 +388,7 @@ BEGIN
     IF kept = 0 THEN
       RAISE EXCEPTION 'history table % has no ratings for period %', history, before
         USING ERRCODE = '55000',
-              DETAIL = format('The ratings of %s before period %s cannot be read back.', ratings, period_text),
+              DETAIL = format('The ratings of %s before period %s cannot be read back.', ratings, start_period),
               HINT = 'Rebuild everything with glicko2_replay.';
     END IF;
     EXECUTE format('SELECT count(*) FILTER (WHERE h.player_id IS NULL), count(h.player_id) FROM %1$s r
@@ -206,42 +409,37 @@ BEGIN
                                                 'rollback of the ratings to period ' || before || ' for glicko2_recompute');
   END IF;
   EXECUTE format('SELECT count(*) FROM %s h WHERE h.period >= CAST($1 AS %s)', history, history_type)
-    INTO meant_deleted USING period_text;
+    INTO meant_deleted USING start_period;
   EXECUTE format('DELETE FROM %s h WHERE h.period >= CAST($1 AS %s)', history, history_type)
-    USING period_text;
+    USING start_period;
   GET DIAGNOSTICS written = ROW_COUNT;
   PERFORM glicko2_internal.glicko2_require_written(history, written, meant_deleted,
-                                              'delete of the history from period ' || period_text || ' for glicko2_recompute');
+                                              'delete of the history from period ' || start_period || ' for glicko2_recompute');
+  FOR i IN 1 .. coalesce(cardinality(stores), 0) LOOP
+    PERFORM glicko2_internal.glicko2_empty(stores[i], 'emptying the teammates store for glicko2_recompute');
+  END LOOP;
 
-  -- Close again, in the order closed, each with its own tau, max_rd, unguarded and advantage.
-  SELECT array_agg(c.period ORDER BY c.close_number), array_agg(c.tau ORDER BY c.close_number),
-         array_agg(c.max_rd ORDER BY c.close_number), array_agg(c.unguarded ORDER BY c.close_number),
-         array_agg(c.advantage ORDER BY c.close_number), array_agg(c.home_column ORDER BY c.close_number),
-         array_agg(c.min_rating ORDER BY c.close_number), array_agg(c.max_change ORDER BY c.close_number),
-         array_agg(c.max_volatility ORDER BY c.close_number)
-    INTO periods, taus, max_rds, unguardeds, advantages, home_columns, min_ratings, max_changes, max_volatilities
-  FROM @extschema@.glicko2_closes c
-  WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= first_number;
+  -- Close again, in the order closed, each as it was closed.
+  closes := ARRAY(SELECT c FROM @extschema@.glicko2_closes c
+                  WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= start_number
+                  ORDER BY c.close_number);
   DELETE FROM @extschema@.glicko2_closes c
-  WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= first_number;
+  WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= start_number;
   -- Season resets after the period before and after each close again, at
   -- their places (the closes keep their numbers).
   PERFORM glicko2_internal.glicko2_season_redo(ratings, ARRAY(
             SELECT s.season FROM @extschema@.glicko2_season_resets s
-            WHERE s.ratings = glicko2_recompute.ratings AND s.after_close = first_number - 1),
-          first_number - 1, before, player_column, rating_column);
-  FOR i IN 1 .. cardinality(periods) LOOP
-    EXECUTE format('CALL @extschema@.glicko2_close_period($1, $2, CAST($3 AS %s), $4, $5, $6,
-                      $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)', period_type)
-      USING ratings, games, periods[i], taus[i], max_rds[i], history, player_column,
-            rating_column, period_column, game_player_column, opponent_column, score_column,
-            unguardeds[i], advantages[i], home_columns[i], min_ratings[i], max_changes[i], max_volatilities[i];
+            WHERE s.ratings = glicko2_recompute.ratings AND s.after_close = start_number - 1),
+          start_number - 1, before, player_column, rating_column);
+  FOR i IN 1 .. cardinality(closes) LOOP
+    PERFORM glicko2_internal.glicko2_close_again(closes[i], history, player_column, rating_column, period_column,
+                                                 game_player_column, opponent_column, score_column);
     PERFORM glicko2_internal.glicko2_season_redo(ratings, ARRAY(
               SELECT s.season FROM @extschema@.glicko2_season_resets s
-              WHERE s.ratings = glicko2_recompute.ratings AND s.after_close = first_number + i - 1),
-            first_number + i - 1, periods[i], player_column, rating_column);
+              WHERE s.ratings = glicko2_recompute.ratings AND s.after_close = closes[i].close_number),
+            closes[i].close_number, closes[i].period, player_column, rating_column);
   END LOOP;
 END
 $$;
 COMMENT ON PROCEDURE glicko2_recompute(regclass, regclass, anyelement, regclass, name, name, name, name, name, name) IS
-  'After games of closed periods were changed or annulled: puts the ratings back as they were before period (from the history table), then closes that period and every later closed one again with glicko2_close_period and the tau, max_rd, unguarded flag, advantage, home_column and floors and caps each was closed with, applying the recorded season resets again at their places; one transaction';
+  'After games of closed periods were changed or annulled: puts the ratings back as they were before period (from the history table), then closes that period and every later closed one again, each with the close that closed it (glicko2_close_period or glicko2_close_matches), from the table it read and with the options it was closed with (tau, max_rd, unguarded flag, advantage, home_column, floors and caps; a matches close''s method, columns, advantages and teammates store), applying the recorded season resets again at their places; a teammates store is emptied and rebuilt from its first close, where the recompute then starts; one transaction';
