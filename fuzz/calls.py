@@ -621,6 +621,18 @@ class Fuzzer:
             return rng.choice(["NULL::float8range", "'empty'::float8range", "'[1,2]'::float8range",
                                "'(,)'::float8range", "'[-Infinity,Infinity]'::float8range",
                                "'[NaN,NaN]'::float8range"])
+        if typ == 'glicko2_closes':     # a close's record (replay and recompute close again from one)
+            r = w.rels.get('ratings')
+            if good and r:
+                return (f"(SELECT c FROM glicko2_closes c WHERE c.ratings = {lit(r)}::regclass "
+                        "ORDER BY c.close_number DESC LIMIT 1)")
+            return rng.choice(['NULL::glicko2_closes',
+                               '(SELECT c FROM glicko2_closes c ORDER BY c.close_number LIMIT 1)',
+                               "jsonb_populate_record(NULL::glicko2_closes, '{\"ratings\": \"pg_class\", "
+                               "\"period\": \"1\", \"tau\": 0.5, \"method\": \"sum\", \"match_column\": \"nope\"}')"])
+        if typ == 'name[]':             # a matches close's columns, as glicko2_close_apply records them
+            return rng.choice(['NULL::name[]', "'{}'::name[]", 'ARRAY[NULL]::name[]',
+                               "ARRAY['match_id', 'player_id', 'team', 'place', NULL, NULL]::name[]"])
         if typ == 'pg_ddl_command':
             # (only pg_event_trigger_ddl_commands() makes one; the type has no input)
             return 'NULL::pg_ddl_command'
@@ -1061,7 +1073,8 @@ class Fuzzer:
             return None
         proc = plan['proc']
         after_keys = self.keys(w)
-        if proc in ('glicko2_close_period', 'glicko2_close_matches', 'glicko2_replay', 'glicko2_recompute') \
+        if proc in ('glicko2_close_period', 'glicko2_close_matches', 'glicko2_replay', 'glicko2_replay_matches',
+                    'glicko2_recompute') \
                 and 'ratings' in after_keys and plan['op'] == 'call':
             rat = after_keys['ratings']
             old = before_keys.get('ratings', {})
