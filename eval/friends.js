@@ -6,6 +6,7 @@
 //   node eval/run.js --friends [--together never,0.7,always] [--edges off,on]
 //                    [--formats hunt,4v4] [--worlds sum,mean] [--size full|ci]
 //                    [--seed N] [--no-peers] [--reference] [--leaver-policy full] [--edge-model none]
+//                    [--fit-prior] [--prior-candidates 150,200,...] [--fit-through P] [--sd POINTS]
 //                    [--check] [--out DIR]
 // --edges on: a party edge, a size edge and leavers (friends_sim.js).
 // --reference: rate with the JavaScript reference implementations only (no
@@ -13,6 +14,11 @@
 // with and without a teammates store) and the references must agree (1e-9).
 // --leaver-policy full: the closes count every leaver with weight 1 (a league
 // that rates a leaver on his team's result in full), the scoring as always.
+// --fit-prior: also each Glicko rater at the max_rd (the league's prior: new
+// players start at 1500 / least(350, max_rd)) a league would choose with
+// glicko2_fit_matches over the candidates on periods 1..--fit-through only
+// (the burn-in), with and without the store as it rates (teammates => true /
+// false) and the edges given; rows with prior 'fitted' beside the default's.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { SCALE } from './lib/sim.js';
 import { PARTY_EDGE, SIZE_EDGE, simulateFriends } from './lib/friends_sim.js';
@@ -22,7 +28,7 @@ import { closePeriod, teamOf, teamWinProbability } from './lib/team_model.js';
 import { closePeriodTeammates, teammatesWinProbability } from './lib/teammates.js';
 import { loadPeers } from './lib/peers.js';
 import { predictPairs } from './lib/raters.js';
-import { fitFriends, rateFriends } from './lib/pg.js';
+import { fitFriends, fitFriendsPrior, rateFriends } from './lib/pg.js';
 
 const SIZES = {
   full: { players: 600, periods: 30, rounds: 12, from: 10 },
@@ -34,6 +40,7 @@ const flag = (name) => args.includes(`--${name}`);
 const size = { ...SIZES[opt('size', 'full')] };
 for (const k of ['players', 'periods', 'rounds', 'from']) if (opt(k)) size[k] = Number(opt(k));
 const seed = Number(opt('seed', 33));
+const sd0 = Number(opt('sd', 250)) / SCALE;   // the strengths' SD in period 1 (points)
 const outDir = opt('out', 'eval/out');
 const formats = opt('formats', 'hunt,4v4').split(',');
 const worlds = opt('worlds', 'sum,mean').split(',');
@@ -46,6 +53,10 @@ const fullLeavers = opt('leaver-policy', 'shares') === 'full';
 // default: with the simulation's party and size edges, as a league that
 // fitted them would (the party column and both advantages in the closes).
 const edgeModel = opt('edge-model', 'given') === 'given';
+const fitPriorOn = flag('fit-prior');
+const priorCandidates = opt('prior-candidates', '150,200,250,300,350').split(',').map(Number);
+const fitThrough = Number(opt('fit-through', size.from - 1));
+const freshAt = (maxRd) => ({ ...newRating(), rd: Math.min(350, maxRd) });
 let edgesNow = null;   // the edges of the league being rated (edgesOf), or null
 const log = (s) => console.error(s);
 const peers = flag('no-peers') ? [] : (await loadPeers()) ?? [];
@@ -70,11 +81,12 @@ const edgesOf = (m) => {
 };
 
 // A Glicko rater: closes[k] = {ratings, store} after period k + 1.
-function scoreGlicko(method, periods, strengths, closes, withStore, from = size.from) {
+// fresh: a new player's rating (the closes' least(350, max_rd)).
+function scoreGlicko(method, periods, strengths, closes, withStore, from = size.from, fresh = newRating()) {
   const metrics = new Metrics(from);
   let state = { ratings: new Map(), store: new Map() };
   periods.forEach((matches, k) => {
-    const ratingOf = (id) => state.ratings.get(id) ?? newRating();
+    const ratingOf = (id) => state.ratings.get(id) ?? fresh;
     for (const m of matches)
       predictPairs(metrics, k + 1, m, (w, l) => {
         const e = edgesNow && edgesNow(m);
@@ -88,16 +100,29 @@ function scoreGlicko(method, periods, strengths, closes, withStore, from = size.
   return metrics.summary();
 }
 
-function referenceCloses(method, periods, withStore) {
+function referenceCloses(method, periods, withStore, maxRd = 350) {
   const closes = [];
   let state = { ratings: new Map(), store: new Map() };
+  const initialRd = freshAt(maxRd).rd;
   for (const matches of periods) {
-    if (withStore) state = closePeriodTeammates(state.ratings, state.store, matches, method, { share: shareIn, edges: edgesNow });
-    else state = { ratings: closePeriod(state.ratings, matches, method, { share: shareIn, edges: edgesNow }), store: new Map() };
+    if (withStore) state = closePeriodTeammates(state.ratings, state.store, matches, method, { maxRd, share: shareIn, edges: edgesNow });
+    else state = { ratings: closePeriod(state.ratings, matches, method, { maxRd, initialRd, share: shareIn, edges: edgesNow }), store: new Map() };
     closes.push(state);
   }
   return closes;
 }
+// The reference's choice of max_rd: the log loss of periods 1..fitThrough
+// at each candidate (glicko2_fit_matches' score), the lowest chosen.
+function referencePriorFit(method, periods, strengths, withStore) {
+  const early = periods.slice(0, fitThrough), losses = {};
+  let best = null;
+  for (const c of priorCandidates) {
+    losses[c] = scoreGlicko(method, early, strengths, referenceCloses(method, early, withStore, c), withStore, 1, freshAt(c)).log_loss;
+    if (best === null || losses[c] < losses[best]) best = c;
+  }
+  return { best, losses };
+}
+
 function scorePeer(peer, periods, strengths) {
   const metrics = new Metrics(size.from);
   const state = new Map();
@@ -120,19 +145,18 @@ function scorePeer(peer, periods, strengths) {
   return metrics.summary();
 }
 
-// Who queues together: coverage among friends who always do and among solos.
+// Who queues together: coverage and slope (metrics.js's, per period then
+// averaged) among the friends and among the solos.
 function coverageBy(groups, strengths, closes) {
   const friend = new Set(groups.flat());
-  const c = { friends: [0, 0], solos: [0, 0] };
+  const c = { friends: new Metrics(size.from), solos: new Metrics(size.from) };
   closes.forEach((s, k) => {
-    if (k + 1 < size.from) return;
-    for (const [id, r] of s.ratings) {
-      const x = 1500 + SCALE * strengths[k][id - 1];
-      const b = friend.has(id) ? c.friends : c.solos;
-      b[0] += Math.abs(r.rating - x) <= 2 * r.rd ? 1 : 0; b[1]++;
-    }
+    const part = { friends: new Map(), solos: new Map() };
+    for (const [id, r] of s.ratings) part[friend.has(id) ? 'friends' : 'solos'].set(id, r);
+    for (const b of ['friends', 'solos']) if (part[b].size) c[b].ratings(k + 1, part[b], strengths[k]);
   });
-  return { friends: 100 * c.friends[0] / c.friends[1], solos: 100 * c.solos[0] / c.solos[1] };
+  const f = c.friends.summary(), o = c.solos.summary();
+  return { friends: f.coverage, solos: o.coverage, slope_friends: f.slope, slope_solos: o.slope };
 }
 
 const results = [], checks = [];
@@ -163,7 +187,7 @@ const t0 = Date.now();
 for (const format of formats)
   for (const tg of togethers)
     for (const edges of edgeOpts) {
-      const league = simulateFriends(format, { ...size, seed, together: TOGETHER[tg], edges: edges === 'on', leavers: edges === 'on' });
+      const league = simulateFriends(format, { ...size, seed, sd0, together: TOGETHER[tg], edges: edges === 'on', leavers: edges === 'on' });
       for (const world of worlds) {
         const matches = league.worlds[world];
         const periods = byPeriod(matches);
@@ -171,23 +195,23 @@ for (const format of formats)
         edgesNow = edges === 'on' && edgeModel ? edgesOf : null;
         const row = (rater, source, r, extra = {}) => {
           results.push({ format, world, together: tg, edges, rater, source, ...r, ...extra });
-          log(`${label} ${rater} (${source}): log loss ${r.log_loss.toFixed(4)}, slope ${r.slope.toFixed(3)}, inside ${r.coverage.toFixed(1)} %, mean RD ${r.mean_rd.toFixed(0)}` +
+          log(`${label} ${rater}${extra.max_rd ? ` max_rd ${extra.max_rd} (${extra.prior})` : ''} (${source}): log loss ${r.log_loss.toFixed(4)}, slope ${r.slope.toFixed(3)}, inside ${r.coverage.toFixed(1)} %, mean RD ${r.mean_rd.toFixed(0)}` +
               (extra.friends !== undefined ? `, friends ${extra.friends.toFixed(1)} %, solos ${extra.solos.toFixed(1)} %` : ''));
         };
         const refToday = referenceCloses(world, periods, false);
         const refMates = referenceCloses(world, periods, true);
         let today = refToday, mates = refMates, source = 'reference';
+        const edgeArgs = edgesNow ? { party: PARTY_EDGE, size: SIZE_EDGE } : null;
+        const schema = `f_${format.replace(/\W/g, '')}_${world}_${tg.replace(/\W/g, '')}_${edges}`;
         if (!reference) {
-          const schema = `f_${format.replace(/\W/g, '')}_${world}_${tg.replace(/\W/g, '')}_${edges}`;
-          const ext = rateFriends(schema, matches, size.periods, world,
-                                  { fullLeavers, edges: edgesNow ? { party: PARTY_EDGE, size: SIZE_EDGE } : null });
+          const ext = rateFriends(schema, matches, size.periods, world, { fullLeavers, edges: edgeArgs });
           agreement(`${label} today`, ext.today, refToday);
           agreement(`${label} teammates`, ext.teammates, refMates);
           today = ext.today; mates = ext.teammates; source = 'extension';
           // glicko2_fit_matches scores the league as the closes rated it
           // (with --check: its log loss = the harness's, 1e-9)
           if (flag('check')) {
-            const fit = fitFriends(schema, world, edgesNow ? { party: PARTY_EDGE, size: SIZE_EDGE } : null);
+            const fit = fitFriends(schema, world, edgeArgs);
             for (const [k, closes, store] of [['teammates', mates, true], ['today', today, false]]) {
               const want = scoreGlicko(world, periods, league.strengths, closes, store, 1).log_loss;
               const worst = Math.abs(fit[k] - want) / want;
@@ -196,21 +220,67 @@ for (const format of formats)
             }
           }
         }
-        row('teammates', source, scoreGlicko(world, periods, league.strengths, mates, true), coverageBy(league.groups, league.strengths, mates));
-        row('today', source, scoreGlicko(world, periods, league.strengths, today, false), coverageBy(league.groups, league.strengths, today));
+        // The prior a league would fit on the burn-in (the reference's; with
+        // the extension glicko2_fit_matches', which must agree), the closes at it.
+        const fits = {}, fitted = {};
+        if (fitPriorOn) {
+          for (const [k, store] of [['teammates', true], ['today', false]]) {
+            fits[k] = referencePriorFit(world, periods, league.strengths, store);
+            if (!reference) {
+              const ext = fitFriendsPrior(schema, world, fitThrough, priorCandidates, edgeArgs, store);
+              let worst = ext.best === fits[k].best ? 0 : Infinity;
+              for (const c of priorCandidates)
+                worst = Math.max(worst, Math.abs(ext.losses[c] - fits[k].losses[c]) / fits[k].losses[c]);
+              checks.push({ check: `glicko2_fit_matches' max_rd = the reference's, ${label} ${k}`, worst, ok: worst <= 1e-9 });
+              if (!(worst <= 1e-9)) failed = true;
+              fits[k] = ext;
+            }
+            fitted[k] = referenceCloses(world, periods, store, fits[k].best);
+            log(`${label} ${k}: max_rd ${fits[k].best} fitted on periods 1-${fitThrough} (${JSON.stringify(fits[k].losses)})`);
+          }
+          // the extension's closes at the fitted max_rds (one league a max_rd)
+          if (!reference)
+            for (const rd of new Set(Object.values(fits).map((f) => f.best))) {
+              const ext = rateFriends(`${schema}_p${rd}`, matches, size.periods, world, { fullLeavers, edges: edgeArgs, maxRd: rd });
+              for (const k of Object.keys(fits)) {
+                if (fits[k].best !== rd) continue;
+                agreement(`${label} ${k} at max_rd ${rd}`, ext[k], fitted[k]);
+                fitted[k] = ext[k];
+              }
+            }
+        }
+        for (const [k, store] of [['teammates', true], ['today', false]]) {
+          if (fits[k]) {
+            const rd = fits[k].best;
+            row(k, source, scoreGlicko(world, periods, league.strengths, fitted[k], store, size.from, freshAt(rd)),
+                { ...coverageBy(league.groups, league.strengths, fitted[k]), max_rd: rd, prior: 'fitted', losses: fits[k].losses });
+          }
+          const closes = k === 'teammates' ? mates : today;
+          row(k, source, scoreGlicko(world, periods, league.strengths, closes, store),
+              { ...coverageBy(league.groups, league.strengths, closes), ...(fitPriorOn ? { max_rd: 350, prior: 'default' } : {}) });
+        }
         for (const peer of peers) row(peer.name, 'npm', scorePeer(peer, periods, league.strengths));
       }
     }
 
-let md = `| format | world | together | edges, leavers | rater | log loss | slope | % inside ±2 RD | friends | solos | mean RD |\n|---|---|---|---|---|---|---|---|---|---|---|\n`;
+const fmtLeague = (r) => `${r.format === 'hunt' ? 'Hunt' : r.format} | ${r.world} | ${r.together} | ${r.edges}`;
+const maxRdCell = (r) => (r.max_rd === undefined ? '' : r.prior === 'fitted' ? `${r.max_rd} (fitted)` : String(r.max_rd));
+let md = `| format | world | together | edges, leavers | rater |${fitPriorOn ? ' max_rd |' : ''} log loss | slope | % inside ±2 RD | friends | solos | slope friends | slope solos | mean RD |\n|---|---|---|---|---|${fitPriorOn ? '---|' : ''}---|---|---|---|---|---|---|---|\n`;
 for (const r of results)
-  md += `| ${r.format === 'hunt' ? 'Hunt' : r.format} | ${r.world} | ${r.together} | ${r.edges} | ${r.rater === 'teammates' ? '**teammates**' : r.rater} | ${r.log_loss.toFixed(4)} | ${r.slope.toFixed(3)} | ${r.coverage.toFixed(1)} | ${r.friends === undefined ? '' : r.friends.toFixed(1)} | ${r.solos === undefined ? '' : r.solos.toFixed(1)} | ${r.mean_rd.toFixed(0)} |\n`;
+  md += `| ${fmtLeague(r)} | ${r.rater === 'teammates' ? '**store**' : r.rater} |${fitPriorOn ? ` ${maxRdCell(r)} |` : ''} ${r.log_loss.toFixed(4)} | ${r.slope.toFixed(3)} | ${r.coverage.toFixed(1)} | ${r.friends === undefined ? '' : r.friends.toFixed(1)} | ${r.solos === undefined ? '' : r.solos.toFixed(1)} | ${r.slope_friends === undefined ? '' : r.slope_friends.toFixed(3)} | ${r.slope_solos === undefined ? '' : r.slope_solos.toFixed(3)} | ${r.mean_rd.toFixed(0)} |\n`;
+if (fitPriorOn) {
+  md += `\nThe log loss of periods 1–${fitThrough} at each candidate max_rd (the fit's own numbers; bold: chosen):\n\n`;
+  md += `| format | world | together | edges, leavers | rater | ${priorCandidates.map((c) => `at ${c}`).join(' | ')} |\n|---|---|---|---|---|${priorCandidates.map(() => '---').join('|')}|\n`;
+  for (const r of results.filter((x) => x.prior === 'fitted'))
+    md += `| ${fmtLeague(r)} | ${r.rater === 'teammates' ? 'store' : r.rater} | ${priorCandidates.map((c) => (c === r.max_rd ? `**${r.losses[c].toFixed(5)}**` : r.losses[c].toFixed(5))).join(' | ')} |\n`;
+}
 if (checks.length) {
   md += `\n| check | worst difference | |\n|---|---|---|\n`;
   for (const c of checks) md += `| ${c.check} | ${c.worst.toExponential(2)} | ${c.ok ? 'ok' : 'FAILED'} |\n`;
 }
-const settings = { ...size, seed, formats, worlds, together: togethers, edges: edgeOpts, leaver_policy: fullLeavers ? 'full' : 'shares',
+const settings = { ...size, seed, sd: sd0 * SCALE, formats, worlds, together: togethers, edges: edgeOpts, leaver_policy: fullLeavers ? 'full' : 'shares',
                    edge_model: edgeModel ? 'given' : 'none',
+                   ...(fitPriorOn ? { prior_candidates: priorCandidates, fit_through: fitThrough } : {}),
                    peers: peers.map((p) => p.name), reference, seconds: (Date.now() - t0) / 1000 };
 mkdirSync(outDir, { recursive: true });
 writeFileSync(`${outDir}/friends.json`, JSON.stringify({ settings, results, checks }, null, 1) + '\n');

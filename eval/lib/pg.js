@@ -120,10 +120,11 @@ export function fitMatches(schema, methods) {
 // The honest choice of a league's prior: glicko2_fit_matches of one method
 // (tau 0.5) over candidate max_rds on the league's periods 1..through only
 // (rateWithExtension's table); returns { best, losses: {max_rd: log loss} }.
-export function fitPrior(schema, method, through, candidates) {
+// args: more of glicko2_fit_matches' arguments (SQL text).
+export function fitPrior(schema, method, through, candidates, { args = '', teammates = false } = {}) {
   const out = psql(`CREATE OR REPLACE VIEW ${schema}.fit_window AS SELECT * FROM ${schema}.matches WHERE period <= ${through};
-SELECT max_rd, log_loss, best FROM glicko2_fit_matches('${schema}.fit_window', ARRAY['${method}'], '{0.5}', '{${candidates.join(',')}}',
-                                                 teammates => false);`);
+SELECT max_rd, log_loss, best FROM glicko2_fit_matches('${schema}.fit_window', ARRAY['${method}'], '{0.5}', '{${candidates.join(',')}}'${args},
+                                                 teammates => ${teammates});`);
   const losses = {};
   let best = null;
   for (const line of out.trim().split('\n')) {
@@ -138,10 +139,12 @@ SELECT max_rd, log_loss, best FROM glicko2_fit_matches('${schema}.fit_window', A
 // world's method twice, as today (r_today) and with a teammates store
 // (r_mates, glicko2_teammates_create), each player's share in the weight
 // column (1 for everyone with fullLeavers); edges: { party, size } points,
-// with the party column (null: none).  Returns { today, teammates }:
+// with the party column (null: none); maxRd: the closes' max_rd (null: their
+// default).  Returns { today, teammates }:
 // per period { ratings: Map id -> rating, store: Map 'a,b' -> covariance }.
-export function rateFriends(schema, matches, periods, method, { fullLeavers = false, edges = null } = {}) {
-  const edgeArgs = edges ? `, party_column => 'party', party_advantage => ${edges.party}, size_advantage => ${edges.size}` : '';
+export function rateFriends(schema, matches, periods, method, { fullLeavers = false, edges = null, maxRd = null } = {}) {
+  const edgeArgs = (edges ? `, party_column => 'party', party_advantage => ${edges.party}, size_advantage => ${edges.size}` : '') +
+    (maxRd === null ? '' : `, max_rd => ${maxRd}`);
   const dir = mkdtempSync(join(tmpdir(), 'glicko2-eval-'));
   try {
     const csv = join(dir, 'matches.csv'), out = join(dir, 'history.csv'), pairs = join(dir, 'pairs.csv');
@@ -195,11 +198,18 @@ INSERT INTO s_mates SELECT ${p}, player_a, player_b, covariance FROM mates;
   }
 }
 
+// The edges of a friend league as glicko2_fit_matches' arguments.
+const fitEdgeArgs = (edges) => (edges ? `, party_advantages => '{${edges.party}}', size_advantages => '{${edges.size}}', party_column => 'party'` : '');
+
 // glicko2_fit_matches' log loss of one friend league (rateFriends' schema)
 // with the world's method at tau 0.5, with and without the teammates store
 // (teammates => true / false), the edges as the closes had them.
 export function fitFriends(schema, method, edges = null) {
-  const e = edges ? `, party_advantages => '{${edges.party}}', size_advantages => '{${edges.size}}', party_column => 'party'` : '';
-  const q = (t) => Number(psql(`SELECT log_loss FROM glicko2_fit_matches('${schema}.matches', ARRAY['${method}'], '{0.5}'${e}, teammates => ${t});`).trim());
+  const q = (t) => Number(psql(`SELECT log_loss FROM glicko2_fit_matches('${schema}.matches', ARRAY['${method}'], '{0.5}'${fitEdgeArgs(edges)}, teammates => ${t});`).trim());
   return { teammates: q(true), today: q(false) };
 }
+
+// The prior a friend league would choose (rateFriends' schema): fitPrior with
+// or without the teammates store, the edges as the closes have them.
+export const fitFriendsPrior = (schema, method, through, candidates, edges, teammates) =>
+  fitPrior(schema, method, through, candidates, { args: fitEdgeArgs(edges), teammates });

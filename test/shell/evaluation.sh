@@ -13,8 +13,11 @@
 #     (eval/friends.js), with and without edges and leavers: the closes with
 #     and without a teammates store differ from the reference implementations
 #     (eval/lib/teammates.js, team_model.js) by more than 1e-9, glicko2_fit_matches
-#     (with and without teammates) from the harness's log loss, or the store's
-#     intervals do not cover the friends (>= 90 %) far better than today's.
+#     (with and without teammates) from the harness's log loss, its choice of
+#     max_rd on the burn-in (--fit-prior: log loss of every candidate, and the
+#     best) from the reference's, the closes at the chosen max_rd from the
+#     references, or the store's intervals (at the default max_rd) do not
+#     cover the friends (>= 90 %) far better than today's.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v node >/dev/null || { echo "node is missing (Debian package nodejs)"; exit 1; }
@@ -45,7 +48,7 @@ for (const format of ['hunt', '4v4']) {
 }
 process.exit(bad ? 1 : 0);
 JS
-if ! PGDATABASE=$db node eval/run.js --friends --size ci --no-peers --check --together always --formats hunt \
+if ! PGDATABASE=$db node eval/run.js --friends --size ci --no-peers --check --fit-prior --together always --formats hunt \
      --worlds sum --out "$out" >"$out/log" 2>&1; then
   cat "$out/log"; exit 1
 fi
@@ -55,10 +58,11 @@ const { readFileSync } = require('node:fs');
 const { results, checks } = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 let bad = 0;
 const fail = (s) => { console.log(`FAILED: ${s}`); bad++; };
-if (checks.length !== 8) fail(`${checks.length} checks ran, not 8`);
+if (checks.length !== 16) fail(`${checks.length} checks ran, not 16`);
+if (checks.filter((c) => c.check.startsWith("glicko2_fit_matches' max_rd")).length !== 4) fail('the max_rd fit was not checked 4 times');
 for (const c of checks) if (!c.ok) fail(`${c.check}: worst difference ${c.worst}`);
 for (const edges of ['off', 'on']) {
-  const get = (rater) => results.find((r) => r.edges === edges && r.rater === rater);
+  const get = (rater) => results.find((r) => r.edges === edges && r.rater === rater && r.prior === 'default');
   const m = get('teammates'), t = get('today');
   console.log(`friends always together, edges ${edges}: store ${m.friends.toFixed(1)} % of friends inside, today ${t.friends.toFixed(1)} %`);
   if (!(m.friends >= 90)) fail(`edges ${edges}: the store covers ${m.friends} % of friends`);
