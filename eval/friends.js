@@ -22,7 +22,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { SCALE } from './lib/sim.js';
 import { PARTY_EDGE, SIZE_EDGE, simulateFriends } from './lib/friends_sim.js';
-import { Metrics } from './lib/metrics.js';
+import { Metrics, leastSquares } from './lib/metrics.js';
 import { newRating } from './lib/glicko2.js';
 import { closePeriod, teamOf, teamWinProbability } from './lib/team_model.js';
 import { closePeriodTeammates, teammatesWinProbability } from './lib/teammates.js';
@@ -97,7 +97,7 @@ function scoreGlicko(method, periods, strengths, closes, withStore, from = size.
     state = closes[k];
     metrics.ratings(k + 1, state.ratings, strengths[k]);
   });
-  return metrics.summary();
+  return { ...metrics.summary(), slope_by_period: metrics.slope };
 }
 
 function referenceCloses(method, periods, withStore, maxRd = 350) {
@@ -146,17 +146,38 @@ function scorePeer(peer, periods, strengths) {
 }
 
 // Who queues together: coverage and slope (metrics.js's, per period then
-// averaged) among the friends and among the solos.
+// averaged) among the friends and among the solos; and the friends' slope
+// split in two: of each group's mean strength on its mean rating
+// (slope_group_mean), and of each friend's strength minus his group's mean on
+// his rating minus its mean (slope_within: how the split among friends is
+// shrunk), with the SDs of those differences (points).
 function coverageBy(groups, strengths, closes) {
   const friend = new Set(groups.flat());
   const c = { friends: new Metrics(size.from), solos: new Metrics(size.from) };
+  const split = { mean: [], within: [], sdRating: [], sdStrength: [] };
+  const mean = (a) => a.reduce((x, y) => x + y, 0) / a.length;
   closes.forEach((s, k) => {
     const part = { friends: new Map(), solos: new Map() };
     for (const [id, r] of s.ratings) part[friend.has(id) ? 'friends' : 'solos'].set(id, r);
     for (const b of ['friends', 'solos']) if (part[b].size) c[b].ratings(k + 1, part[b], strengths[k]);
+    if (k + 1 < size.from) return;
+    const gm = [[], []], wd = [[], []];
+    for (const g of groups) {
+      if (!g.every((id) => s.ratings.has(id))) continue;
+      const r = g.map((id) => s.ratings.get(id).rating), x = g.map((id) => 1500 + SCALE * strengths[k][id - 1]);
+      gm[0].push(mean(r)); gm[1].push(mean(x));
+      g.forEach((_, j) => { wd[0].push(r[j] - mean(r)); wd[1].push(x[j] - mean(x)); });
+    }
+    if (gm[0].length < 2) return;
+    split.mean.push(leastSquares(...gm).slope);
+    split.within.push(leastSquares(...wd).slope);
+    split.sdRating.push(Math.sqrt(mean(wd[0].map((d) => d * d))));
+    split.sdStrength.push(Math.sqrt(mean(wd[1].map((d) => d * d))));
   });
   const f = c.friends.summary(), o = c.solos.summary();
-  return { friends: f.coverage, solos: o.coverage, slope_friends: f.slope, slope_solos: o.slope };
+  return { friends: f.coverage, solos: o.coverage, slope_friends: f.slope, slope_solos: o.slope,
+           slope_group_mean: mean(split.mean), slope_within: mean(split.within),
+           sd_within_rating: mean(split.sdRating), sd_within_strength: mean(split.sdStrength) };
 }
 
 const results = [], checks = [];

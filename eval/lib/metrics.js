@@ -3,6 +3,16 @@
 // (points); rating and rd are what a method reports for a player.
 import { SCALE } from './glicko2.js';
 
+// The correlation of xs and ys and the least-squares slope of ys on xs.
+export function leastSquares(xs, ys) {
+  const n = xs.length, mx = xs.reduce((a, b) => a + b) / n, my = ys.reduce((a, b) => a + b) / n;
+  let sxx = 0, syy = 0, sxy = 0;
+  for (let k = 0; k < n; k++) {
+    sxx += (xs[k] - mx) ** 2; syy += (ys[k] - my) ** 2; sxy += (xs[k] - mx) * (ys[k] - my);
+  }
+  return { corr: sxy / Math.sqrt(sxx * syy), slope: sxy / sxx };
+}
+
 export class Metrics {
   constructor(from) {
     this.from = from;           // first period counted (after burn-in)
@@ -31,13 +41,9 @@ export class Metrics {
       this.rmse += (r.rating - s) ** 2;
       this.n++;
     }
-    const n = xs.length, mx = xs.reduce((a, b) => a + b) / n, my = ys.reduce((a, b) => a + b) / n;
-    let sxx = 0, syy = 0, sxy = 0;
-    for (let k = 0; k < n; k++) {
-      sxx += (xs[k] - mx) ** 2; syy += (ys[k] - my) ** 2; sxy += (xs[k] - mx) * (ys[k] - my);
-    }
-    this.corr.push(sxy / Math.sqrt(sxx * syy));
-    this.slope.push(sxy / sxx);   // least squares of strength on rating
+    const { corr, slope } = leastSquares(xs, ys);
+    this.corr.push(corr);
+    this.slope.push(slope);   // least squares of strength on rating
   }
 
   summary() {
