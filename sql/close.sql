@@ -410,7 +410,7 @@ BEGIN
        players, played, new_players, games, tau, max_rd, unguarded, advantage, home_column,
        min_rating, max_change, max_volatility, capped,
        method, match_column, match_player_column, team_column, place_column, weight_column, party_column,
-       party_advantage, size_advantage, teammates)
+       party_advantage, size_advantage, teammates, teammates_kept)
     VALUES (glicko2_close_apply.ratings, period_text, glicko2_close_apply.close_number + 1,
             source, clock_timestamp(), current_user,
             n_players, n_played, n_new, coalesce(n_games, n_sides / 2), glicko2_close_apply.tau,
@@ -421,7 +421,9 @@ BEGIN
             glicko2_close_apply.min_rating, glicko2_close_apply.max_change, glicko2_close_apply.max_volatility,
             n_capped, glicko2_close_apply.method, match_columns[1], match_columns[2], match_columns[3],
             match_columns[4], match_columns[5], match_columns[6], glicko2_close_apply.party_advantage,
-            glicko2_close_apply.size_advantage, glicko2_close_apply.teammates);
+            glicko2_close_apply.size_advantage, glicko2_close_apply.teammates,
+            -- (glicko2_close_matches keeps the store's pairs with a history table)
+            glicko2_close_apply.teammates IS NOT NULL AND glicko2_close_apply.history IS NOT NULL);
   EXCEPTION WHEN unique_violation THEN
     RAISE EXCEPTION 'period % of % not closed: another close of % committed meanwhile', period_text, ratings, ratings
       USING ERRCODE = '40001',

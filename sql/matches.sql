@@ -240,6 +240,45 @@ $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_write(regclass, regclass, name, name, regtype, text[], text[], float8[], bigint, text) IS
   'Helper of glicko2_close_matches: empties the teammates store (an ERROR unless every one of the n_stored rows read was deleted) and writes the pairs kept, each covariance its correlation times both players'' RDs in the ratings just written';
 
+-- A store's pairs after a close, kept in glicko2_teammates_history: a
+-- close with a history table keeps them (restore false); glicko2_recompute
+-- puts them back into the emptied store (restore true).  Every pair copied
+-- or an ERROR.
+CREATE FUNCTION glicko2_internal.glicko2_teammates_kept(ratings regclass, period_text text, teammates regclass,
+                                                        restore boolean)
+  RETURNS void
+  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+  SET extra_float_digits = 1
+AS $$
+DECLARE
+  src_sql text;
+  target text;
+  n bigint;
+  meant bigint;
+BEGIN
+  IF restore THEN
+    src_sql := format('SELECT CAST(t.player_a AS %s), CAST(t.player_b AS %1$s), t.covariance
+                       FROM @extschema@.glicko2_teammates_history t
+                       WHERE t.ratings = $1 AND t.period = $2 AND t.teammates = $3',
+                      glicko2_internal.glicko2_column_type(teammates, 'player_a', 'teammates'));
+    target := format('%s (player_a, player_b, covariance)', teammates);
+  ELSE
+    src_sql := format('SELECT $1, $2, $3, CAST(st.player_a AS text), CAST(st.player_b AS text), st.covariance FROM %s st',
+                      teammates);
+    target := '@extschema@.glicko2_teammates_history (ratings, period, teammates, player_a, player_b, covariance)';
+  END IF;
+  EXECUTE format('WITH src AS (%s), ins AS (INSERT INTO %s SELECT * FROM src RETURNING 1)
+                  SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM src)', src_sql, target)
+    INTO n, meant USING ratings, period_text, teammates;
+  PERFORM glicko2_internal.glicko2_require_written(
+            CASE WHEN restore THEN teammates ELSE '@extschema@.glicko2_teammates_history'::regclass END, n, meant,
+            format('pairs of %s after period %s of %s', teammates, period_text, ratings));
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_kept(regclass, text, regclass, boolean) IS
+  'Helper of glicko2_close_matches and glicko2_recompute: copies the teammates store''s pairs after the close of period_text into glicko2_teammates_history (restore false: a close with a store and a history table), or those kept back into the emptied store (restore true); an ERROR unless every pair was written';
+
 -- Every argument and column of a matches close, checked as
 -- glicko2_close_matches checks them (glicko2_close_check's, then the
 -- matches' columns, the advantages, the party column, the store): for
@@ -441,6 +480,9 @@ BEGIN
       PERFORM glicko2_internal.glicko2_teammates_write(teammates, ratings, player_column, rating_column, c.key_type,
                                                       mates.pair_a, mates.pair_b, mates.correlation, mates.n_stored,
                                                       format('period %s of %s', c.period_text, matches));
+      IF history IS NOT NULL THEN
+        PERFORM glicko2_internal.glicko2_teammates_kept(ratings, c.period_text, teammates, false);
+      END IF;
     END IF;
   EXCEPTION WHEN null_value_not_allowed OR unique_violation OR invalid_parameter_value
                  OR numeric_value_out_of_range THEN

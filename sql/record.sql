@@ -39,6 +39,7 @@ CREATE TABLE glicko2_closes (
   party_advantage float8   NOT NULL DEFAULT 0,
   size_advantage float8    NOT NULL DEFAULT 0,
   teammates    regclass,
+  teammates_kept boolean   NOT NULL DEFAULT false,
   CHECK ((method IS NULL) = (match_column IS NULL)),
   PRIMARY KEY (ratings, period),
   UNIQUE (ratings, close_number)
@@ -73,6 +74,7 @@ COMMENT ON COLUMN glicko2_closes.party_column IS 'glicko2_close_matches: the par
 COMMENT ON COLUMN glicko2_closes.party_advantage IS 'glicko2_close_matches: points a party member added to his team (0: none)';
 COMMENT ON COLUMN glicko2_closes.size_advantage IS 'glicko2_close_matches: points per team member beyond one (0: none)';
 COMMENT ON COLUMN glicko2_closes.teammates IS 'glicko2_close_matches: the teammates store read and rewritten (NULL: none)';
+COMMENT ON COLUMN glicko2_closes.teammates_kept IS 'glicko2_close_matches: the store''s pairs after the close were kept in glicko2_teammates_history (a store and a history table given)';
 COMMENT ON COLUMN glicko2_closes.unguarded IS 'Closed with unguarded => true while a table the games were read from had no guard trigger covering the close: a game written later to a closed period may never be rated';
 
 SELECT pg_catalog.pg_extension_config_dump('glicko2_closes', '');
@@ -97,6 +99,57 @@ CREATE POLICY glicko2_closes_forget ON glicko2_closes FOR DELETE
 COMMENT ON POLICY glicko2_closes_forget ON glicko2_closes IS
   'glicko2_forget_dropped deletes the closes of a dropped ratings table: allowed to every role';
 GRANT DELETE ON glicko2_closes TO PUBLIC;
+
+-- The pairs of a teammates store after each close that named a store and a
+-- history table (glicko2_close_matches), one row a pair: glicko2_recompute
+-- reads them back to roll the store back to the end of the period before,
+-- as it reads the ratings back from the history table.  The players' keys
+-- are text of the ratings key's type (read back by a cast: exact).
+CREATE TABLE glicko2_teammates_history (
+  ratings    regclass NOT NULL,
+  period     text     NOT NULL,
+  teammates  regclass NOT NULL,
+  player_a   text     NOT NULL,
+  player_b   text     NOT NULL,
+  covariance float8   NOT NULL
+);
+CREATE INDEX glicko2_teammates_history_close ON glicko2_teammates_history (ratings, period);
+COMMENT ON TABLE glicko2_teammates_history IS
+  'The pairs of every teammates store after each close by glicko2_close_matches that named a store and a history table, one row a pair; glicko2_recompute reads them back; dumped by pg_dump';
+COMMENT ON COLUMN glicko2_teammates_history.ratings IS 'The ratings table closed';
+COMMENT ON COLUMN glicko2_teammates_history.period IS 'The period closed (glicko2_closes.period)';
+COMMENT ON COLUMN glicko2_teammates_history.teammates IS 'The teammates store';
+COMMENT ON COLUMN glicko2_teammates_history.player_a IS 'The pair''s first player, as text of the ratings key''s type';
+COMMENT ON COLUMN glicko2_teammates_history.player_b IS 'The pair''s second player (player_a < player_b in the key''s type)';
+COMMENT ON COLUMN glicko2_teammates_history.covariance IS 'The pair''s covariance after the close (rating points squared)';
+
+SELECT pg_catalog.pg_extension_config_dump('glicko2_teammates_history', '');
+
+-- A role may read the pairs of a store it may read; a close records them,
+-- and replay and recompute delete those of the closes they redo, as roles
+-- that may update the ratings table and the store; the pairs of a dropped
+-- ratings table or store may be deleted by anyone (glicko2_forget_dropped).
+ALTER TABLE glicko2_teammates_history ENABLE ROW LEVEL SECURITY;
+CREATE POLICY glicko2_teammates_history_read ON glicko2_teammates_history FOR SELECT
+  USING (pg_catalog.has_table_privilege(teammates::pg_catalog.oid, 'SELECT'));
+COMMENT ON POLICY glicko2_teammates_history_read ON glicko2_teammates_history IS
+  'Roles that may read a teammates store may read its pairs of earlier periods';
+CREATE POLICY glicko2_teammates_history_record ON glicko2_teammates_history FOR INSERT
+  WITH CHECK (pg_catalog.has_table_privilege(ratings::pg_catalog.oid, 'UPDATE')
+              AND pg_catalog.has_table_privilege(teammates::pg_catalog.oid, 'UPDATE'));
+COMMENT ON POLICY glicko2_teammates_history_record ON glicko2_teammates_history IS
+  'glicko2_close_matches records a store''s pairs: allowed to roles that may update the ratings table and the store';
+CREATE POLICY glicko2_teammates_history_redo ON glicko2_teammates_history FOR DELETE
+  USING (pg_catalog.has_table_privilege(ratings::pg_catalog.oid, 'UPDATE')
+         AND pg_catalog.has_table_privilege(teammates::pg_catalog.oid, 'UPDATE'));
+COMMENT ON POLICY glicko2_teammates_history_redo ON glicko2_teammates_history IS
+  'glicko2_replay_matches and glicko2_recompute delete the pairs of the closes they redo: allowed to roles that may update the ratings table and the store';
+CREATE POLICY glicko2_teammates_history_forget ON glicko2_teammates_history FOR DELETE
+  USING (NOT EXISTS (SELECT FROM pg_catalog.pg_class r WHERE r.oid OPERATOR(pg_catalog.=) ratings::pg_catalog.oid)
+         OR NOT EXISTS (SELECT FROM pg_catalog.pg_class t WHERE t.oid OPERATOR(pg_catalog.=) teammates::pg_catalog.oid));
+COMMENT ON POLICY glicko2_teammates_history_forget ON glicko2_teammates_history IS
+  'glicko2_forget_dropped deletes the pairs of a dropped ratings table or store: allowed to every role';
+GRANT SELECT, INSERT, DELETE ON glicko2_teammates_history TO PUBLIC;
 
 -- One row per (ratings table, season) reset.  The primary key makes a
 -- season reset at most once; the unique reset_number (1, 2, ... per ratings
@@ -173,11 +226,18 @@ BEGIN
   WHERE s.ratings::oid IN (SELECT d.objid FROM pg_event_trigger_dropped_objects() d
                            WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
                              AND d.object_type IN ('table', 'foreign table'));
+  DELETE FROM @extschema@.glicko2_teammates_history t
+  WHERE t.ratings::oid IN (SELECT d.objid FROM pg_event_trigger_dropped_objects() d
+                           WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
+                             AND d.object_type IN ('table', 'foreign table'))
+     OR t.teammates::oid IN (SELECT d.objid FROM pg_event_trigger_dropped_objects() d
+                             WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
+                               AND d.object_type = 'table');
 END
 $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_forget_dropped() IS
-  'Event trigger function (sql_drop): deletes from glicko2_closes and glicko2_season_resets the closes and resets of every dropped ratings table';
+  'Event trigger function (sql_drop): deletes from glicko2_closes and glicko2_season_resets the closes and resets of every dropped ratings table, and from glicko2_teammates_history the pairs of every dropped ratings table or teammates store';
 CREATE EVENT TRIGGER glicko2_forget_dropped ON sql_drop
   EXECUTE FUNCTION glicko2_internal.glicko2_forget_dropped();
 COMMENT ON EVENT TRIGGER glicko2_forget_dropped IS
-  'Deletes the closes and season resets of dropped ratings tables (glicko2_forget_dropped)';
+  'Deletes the closes, season resets and kept teammates pairs of dropped ratings tables (and the kept pairs of dropped stores) (glicko2_forget_dropped)';

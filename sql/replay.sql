@@ -95,8 +95,37 @@ $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_own(regclass, regclass, text) IS
   'Helper of glicko2_replay_matches and glicko2_recompute: an ERROR unless the teammates store exists and no close of another ratings table named it';
 
+-- Deletes the kept pairs (glicko2_teammates_history) of the closes of
+-- ratings numbered from_number on (NULL: all of them), before those closes
+-- are closed again; every one or an ERROR.
+CREATE FUNCTION glicko2_internal.glicko2_teammates_unkeep(ratings regclass, from_number bigint, what text)
+  RETURNS void
+  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  meant bigint;
+  written bigint;
+BEGIN
+  SELECT count(*) INTO meant FROM @extschema@.glicko2_teammates_history t
+  WHERE t.ratings = glicko2_teammates_unkeep.ratings
+    AND (from_number IS NULL OR EXISTS (SELECT FROM @extschema@.glicko2_closes c
+                                        WHERE c.ratings = t.ratings AND c.period = t.period
+                                          AND c.close_number >= from_number));
+  DELETE FROM @extschema@.glicko2_teammates_history t
+  WHERE t.ratings = glicko2_teammates_unkeep.ratings
+    AND (from_number IS NULL OR EXISTS (SELECT FROM @extschema@.glicko2_closes c
+                                        WHERE c.ratings = t.ratings AND c.period = t.period
+                                          AND c.close_number >= from_number));
+  GET DIAGNOSTICS written = ROW_COUNT;
+  PERFORM glicko2_internal.glicko2_require_written('@extschema@.glicko2_teammates_history', written, meant, what);
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_unkeep(regclass, bigint, text) IS
+  'Helper of glicko2_replay_all and glicko2_recompute: deletes from glicko2_teammates_history the pairs kept by the closes of ratings numbered from_number on (NULL: all), an ERROR naming what unless every one was deleted';
+
 -- Rebuilds a ratings table from nothing: empties it, the history, the
--- teammates store and its records, then closes every period of the source
+-- teammates store and its records (and kept pairs), then closes every period of the source
 -- in order (up to through) as the record template c describes the close
 -- (glicko2_close_again), applying each recorded season reset again after
 -- the period it followed; those the rebuild does not reach are forgotten,
@@ -128,6 +157,7 @@ BEGIN
   IF c.teammates IS NOT NULL THEN
     PERFORM glicko2_internal.glicko2_empty(c.teammates, 'emptying the teammates store for ' || procedure_name);
   END IF;
+  PERFORM glicko2_internal.glicko2_teammates_unkeep(target, NULL, 'delete of the kept teammates pairs for ' || procedure_name);
   DELETE FROM @extschema@.glicko2_closes r WHERE r.ratings = target;
   SELECT coalesce(array_agg(s.season), '{}') INTO pending FROM @extschema@.glicko2_season_resets s
   WHERE s.ratings = target;
@@ -283,9 +313,9 @@ COMMENT ON PROCEDURE glicko2_replay_matches(regclass, regclass, text, float8, fl
 -- After games of closed periods were changed or annulled: rolls the ratings
 -- back to the end of the period before, from the history table, and closes
 -- again every period closed since, each with the close and options it was
--- closed with.  A teammates store has no history: it is rebuilt from empty
--- from its first close, so the recompute starts there if that is earlier.
--- One transaction: all of it or nothing.
+-- closed with; a teammates store goes back to its pairs kept after the
+-- period before (glicko2_teammates_history).  One transaction: all of it
+-- or nothing.
 CREATE PROCEDURE glicko2_recompute(
   ratings regclass, games regclass, period anyelement, history regclass,
   player_column name DEFAULT 'player_id', rating_column name DEFAULT 'rating',
@@ -305,6 +335,8 @@ DECLARE
   first_games regclass;
   start_number bigint;
   start_period text;
+  rebuild_from bigint;
+  kept_period text;
   before text;
   closes @extschema@.glicko2_closes[];
   stores regclass[];
@@ -343,25 +375,36 @@ BEGIN
       USING ERRCODE = '22023',
             DETAIL = 'Each period is closed again from the table it was closed from (glicko2_closes.games_table).';
   END IF;
-  -- A teammates store the recompute rewrites is rebuilt from empty from its
-  -- first close (its state after an earlier period is not kept anywhere):
-  -- the recompute starts at the earliest of those closes.
-  stores := ARRAY(SELECT DISTINCT c.teammates FROM @extschema@.glicko2_closes c
-                  WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= first_number
-                    AND c.teammates IS NOT NULL);
-  SELECT least(first_number, min(c.close_number)) INTO start_number
-  FROM @extschema@.glicko2_closes c
-  WHERE c.ratings = glicko2_recompute.ratings AND c.teammates = ANY (stores);
-  start_number := coalesce(start_number, first_number);
+  -- Each teammates store the recompute's closes name goes back to its pairs
+  -- after its last close before the start, as that close kept them
+  -- (glicko2_teammates_history), or to empty if it has none; a store whose
+  -- last close there kept none (no history table) is rebuilt from its
+  -- first close, where the recompute then starts.
+  start_number := first_number;
+  LOOP
+    stores := ARRAY(SELECT DISTINCT c.teammates FROM @extschema@.glicko2_closes c
+                    WHERE c.ratings = glicko2_recompute.ratings AND c.close_number >= start_number
+                      AND c.teammates IS NOT NULL);
+    SELECT min((SELECT min(c.close_number) FROM @extschema@.glicko2_closes c
+                WHERE c.ratings = glicko2_recompute.ratings AND c.teammates = t.store)) INTO rebuild_from
+    FROM unnest(stores) t(store)
+    WHERE NOT (SELECT c.teammates_kept FROM @extschema@.glicko2_closes c
+               WHERE c.ratings = glicko2_recompute.ratings AND c.teammates = t.store
+                 AND c.close_number < start_number
+               ORDER BY c.close_number DESC LIMIT 1);
+    EXIT WHEN rebuild_from IS NULL;
+    start_number := rebuild_from;
+  END LOOP;
   FOR i IN 1 .. coalesce(cardinality(stores), 0) LOOP
     PERFORM glicko2_internal.glicko2_teammates_own(stores[i], ratings, 'glicko2_recompute');
   END LOOP;
   SELECT c.period INTO start_period FROM @extschema@.glicko2_closes c
   WHERE c.ratings = glicko2_recompute.ratings AND c.close_number = start_number;
   IF start_number < first_number THEN
-    RAISE NOTICE 'recomputing % from period %, the first close of teammates store %', ratings, start_period,
-                 array_to_string(stores, ', ')
-      USING DETAIL = 'A teammates store is rebuilt from its first close: its state after a later period is not kept.';
+    RAISE NOTICE 'recomputing % from period %: a teammates store''s pairs after period % were not kept',
+                 ratings, start_period, (SELECT c.period FROM @extschema@.glicko2_closes c
+                                         WHERE c.ratings = glicko2_recompute.ratings AND c.close_number = first_number - 1)
+      USING DETAIL = 'A store is kept by closes given a history table; without them it is rebuilt from its first close.';
   END IF;
   -- Every table a close will read must still be there.
   SELECT c.* INTO missing FROM @extschema@.glicko2_closes c
@@ -415,8 +458,16 @@ BEGIN
   GET DIAGNOSTICS written = ROW_COUNT;
   PERFORM glicko2_internal.glicko2_require_written(history, written, meant_deleted,
                                               'delete of the history from period ' || start_period || ' for glicko2_recompute');
+  PERFORM glicko2_internal.glicko2_teammates_unkeep(ratings, start_number,
+                                                    'delete of the kept teammates pairs from period ' || start_period || ' for glicko2_recompute');
   FOR i IN 1 .. coalesce(cardinality(stores), 0) LOOP
     PERFORM glicko2_internal.glicko2_empty(stores[i], 'emptying the teammates store for glicko2_recompute');
+    SELECT c.period INTO kept_period FROM @extschema@.glicko2_closes c
+    WHERE c.ratings = glicko2_recompute.ratings AND c.teammates = stores[i] AND c.close_number < start_number
+    ORDER BY c.close_number DESC LIMIT 1;
+    IF FOUND THEN
+      PERFORM glicko2_internal.glicko2_teammates_kept(ratings, kept_period, stores[i], true);
+    END IF;
   END LOOP;
 
   -- Close again, in the order closed, each as it was closed.
@@ -442,4 +493,4 @@ BEGIN
 END
 $$;
 COMMENT ON PROCEDURE glicko2_recompute(regclass, regclass, anyelement, regclass, name, name, name, name, name, name) IS
-  'After games of closed periods were changed or annulled: puts the ratings back as they were before period (from the history table), then closes that period and every later closed one again, each with the close that closed it (glicko2_close_period or glicko2_close_matches), from the table it read and with the options it was closed with (tau, max_rd, unguarded flag, advantage, home_column, floors and caps; a matches close''s method, columns, advantages and teammates store), applying the recorded season resets again at their places; a teammates store is emptied and rebuilt from its first close, where the recompute then starts; one transaction';
+  'After games of closed periods were changed or annulled: puts the ratings back as they were before period (from the history table), then closes that period and every later closed one again, each with the close that closed it (glicko2_close_period or glicko2_close_matches), from the table it read and with the options it was closed with (tau, max_rd, unguarded flag, advantage, home_column, floors and caps; a matches close''s method, columns, advantages and teammates store), applying the recorded season resets again at their places; a teammates store is put back as glicko2_teammates_history kept it after the period before (or, where its pairs were not kept, rebuilt from its first close, where the recompute then starts); one transaction';

@@ -1,12 +1,14 @@
 -- matches_replay: glicko2_replay_matches and glicko2_recompute on leagues
 -- closed with glicko2_close_matches.  The record keeps each matches close's
--- method, columns, advantages and teammates store; a replay equals the
--- closes bit for bit (ratings, history, store); a recompute after a match of
--- a closed period changed equals a league closed from scratch on the
--- corrected matches, bit for bit, the store rebuilt from its first close; a
--- mixed league (games and matches) closes each period again with its own
--- close; a recompute that fails half way changes nothing; bad input is
--- named.  In a schema of its own, removed at the end with its records.
+-- method, columns, advantages and teammates store, and a close with a store
+-- and a history keeps the store's pairs (glicko2_teammates_history); a
+-- replay equals the closes bit for bit (ratings, history, store); a
+-- recompute after a match of a closed period changed equals a league closed
+-- from scratch on the corrected matches, bit for bit, the store put back as
+-- kept after the period before (or, not kept, rebuilt from its first
+-- close); a mixed league (games and matches) closes each period again with
+-- its own close; a recompute that fails half way changes nothing; bad input
+-- is named.  In a schema of its own, removed at the end with its records.
 CREATE SCHEMA matches_replay;
 SET search_path = matches_replay, public;
 \set VERBOSITY terse
@@ -75,6 +77,16 @@ FROM glicko2_closes WHERE ratings = 'r'::regclass ORDER BY close_number;
 CREATE TABLE r_closed AS TABLE r;
 CREATE TABLE h_closed AS TABLE h;
 CREATE TABLE s_closed AS TABLE s;
+-- the store's pairs kept after every period; the last ones are the store
+SELECT period, count(*) AS pairs_kept FROM glicko2_teammates_history
+WHERE ratings = 'r'::regclass AND teammates = 's'::regclass GROUP BY period ORDER BY period;
+SELECT count(*) AS pairs,
+       count(*) FILTER (WHERE t.covariance = s.covariance) AS same_bits
+FROM s JOIN glicko2_teammates_history t
+  ON t.ratings = 'r'::regclass AND t.period = '4' AND t.player_a = s.player_a::text AND t.player_b = s.player_b::text;
+SELECT teammates_kept, count(*) FROM glicko2_closes WHERE ratings = 'r'::regclass GROUP BY 1;
+CREATE TABLE kept_closed AS SELECT period, teammates, player_a, player_b, covariance
+FROM glicko2_teammates_history WHERE ratings = 'r'::regclass;
 CREATE TABLE rec_closed AS
   SELECT period, close_number, games_table, players, played, new_players, games, tau, max_rd, unguarded,
          method, match_column, match_player_column, team_column, place_column, weight_column, party_column,
@@ -98,6 +110,9 @@ CREATE TABLE rec_replayed AS
          party_advantage, size_advantage, teammates
   FROM glicko2_closes WHERE ratings = 'r'::regclass;
 SELECT differ('rec_replayed', 'rec_closed') AS records_differ;
+CREATE TABLE kept_replayed AS SELECT period, teammates, player_a, player_b, covariance
+FROM glicko2_teammates_history WHERE ratings = 'r'::regclass;
+SELECT differ('kept_replayed', 'kept_closed') AS kept_pairs_differ;
 -- through: the league after period 2 only, store included
 CREATE TABLE r2 (player_id int PRIMARY KEY, rating glicko2_rating);
 CALL glicko2_teammates_create('s2', 'r2');
@@ -114,8 +129,9 @@ SELECT differ('r2', 'r2_closed') AS ratings_differ, differ('s2', 's2_closed') AS
        (SELECT max(period) FROM glicko2_closes WHERE ratings = 'r2'::regclass) AS last_closed;
 
 -- 3. A match of period 2 had its result wrong: the places are swapped, then
--- periods 2-4 are recomputed.  The store has no history of its own, so it
--- is rebuilt from its first close (period 1), which the recompute says.
+-- periods 2-4 are recomputed; the store goes back to its pairs kept after
+-- period 1.
+CREATE TABLE closed_at_r AS SELECT period, closed_at FROM glicko2_closes WHERE ratings = 'r'::regclass;
 BEGIN;
 ALTER TABLE m DISABLE TRIGGER refuse_closed_games;
 UPDATE m SET place = 3 - place WHERE match_id = 8;
@@ -137,7 +153,12 @@ END $$;
 SELECT differ('r', 'f') AS ratings_differ, differ('h', 'fh') AS history_differ,
        differ('s', 'fs') AS store_differs,
        differ('r', 'r_closed') > 0 AS ratings_changed, differ('s', 's_closed') > 0 AS store_changed,
-       (SELECT count(*) FROM h WHERE period = 1) = (SELECT count(*) FROM h_closed WHERE period = 1) AS period_1_kept;
+       (SELECT array_agg(c.period ORDER BY c.period) FROM glicko2_closes c JOIN closed_at_r o USING (period)
+        WHERE c.ratings = 'r'::regclass AND c.closed_at = o.closed_at) AS periods_not_closed_again;
+SELECT (SELECT count(*) FROM glicko2_teammates_history WHERE ratings = 'r'::regclass) AS pairs_kept,
+       (SELECT count(*) FROM glicko2_teammates_history a JOIN glicko2_teammates_history b
+          USING (period, player_a, player_b, covariance)
+        WHERE a.ratings = 'r'::regclass AND b.ratings = 'f'::regclass) AS same_as_from_scratch;
 SELECT a.period, a.close_number, a.method, a.teammates,
        (a.players, a.played, a.new_players, a.games, a.tau, a.max_rd, a.party_advantage, a.size_advantage)
        = (b.players, b.played, b.new_players, b.games, b.tau, b.max_rd, b.party_advantage, b.size_advantage)
@@ -146,7 +167,8 @@ FROM glicko2_closes a JOIN glicko2_closes b USING (period)
 WHERE a.ratings = 'r'::regclass AND b.ratings = 'f'::regclass ORDER BY a.close_number;
 
 -- 4. A store first named at period 2 (period 1 closed without it): a
--- recompute from period 3 starts at period 2, from period 2 at period 2.
+-- recompute from period 3 puts back its pairs after period 2, one from
+-- period 2 empties it.
 CREATE TABLE r4 (player_id int PRIMARY KEY, rating glicko2_rating);
 CREATE TABLE h4 (player_id int, period int, rating glicko2_rating);
 CALL glicko2_teammates_create('s4', 'r4');
@@ -157,12 +179,34 @@ CALL glicko2_close_matches('r4', 'm', 4, history => 'h4', teammates => 's4');
 CREATE TABLE r4_closed AS TABLE r4;
 CREATE TABLE h4_closed AS TABLE h4;
 CREATE TABLE s4_closed AS TABLE s4;
+CREATE TABLE closed_at_4 AS SELECT period, closed_at FROM glicko2_closes WHERE ratings = 'r4'::regclass;
 CALL glicko2_recompute('r4', 'm', 3, 'h4');
 SELECT differ('r4', 'r4_closed') AS ratings_differ, differ('h4', 'h4_closed') AS history_differ,
-       differ('s4', 's4_closed') AS store_differs;
+       differ('s4', 's4_closed') AS store_differs,
+       (SELECT array_agg(c.period ORDER BY c.period) FROM glicko2_closes c JOIN closed_at_4 o USING (period)
+        WHERE c.ratings = 'r4'::regclass AND c.closed_at = o.closed_at) AS periods_not_closed_again;
 CALL glicko2_recompute('r4', 'm', 2, 'h4');
 SELECT differ('r4', 'r4_closed') AS ratings_differ, differ('h4', 'h4_closed') AS history_differ,
        differ('s4', 's4_closed') AS store_differs;
+-- A league closed without a history table kept no pairs: the recompute
+-- (given a history table now) rebuilds the store from its first close,
+-- period 1, and says so; the same bits.
+CREATE TABLE r7 (player_id int PRIMARY KEY, rating glicko2_rating);
+CREATE TABLE h7 (player_id int, period int, rating glicko2_rating);
+CALL glicko2_teammates_create('s7', 'r7');
+DO $$
+BEGIN
+  FOR p IN 1..4 LOOP
+    CALL glicko2_close_matches('r7', 'm', p, teammates => 's7');
+  END LOOP;
+END $$;
+CREATE TABLE r7_closed AS TABLE r7;
+CREATE TABLE s7_closed AS TABLE s7;
+CALL glicko2_recompute('r7', 'm', 3, 'h7');
+SELECT differ('r7', 'r7_closed') AS ratings_differ, differ('s7', 's7_closed') AS store_differs,
+       (SELECT count(DISTINCT period) FROM h7) AS history_periods,
+       (SELECT array_agg(DISTINCT period ORDER BY period) FROM glicko2_teammates_history
+        WHERE ratings = 'r7'::regclass) AS kept_now;
 -- without a store, a matches league recomputes from the period asked
 CREATE TABLE r5 (player_id int PRIMARY KEY, rating glicko2_rating);
 CREATE TABLE h5 (player_id int, period int, rating glicko2_rating);
@@ -221,12 +265,13 @@ SELECT differ('x', 'xf') AS ratings_differ, differ('xh', 'xfh') AS history_diffe
        differ('xs', 'xfs') AS store_differs, (SELECT count(*) FROM xs) AS pairs;
 
 -- 6. All or nothing: a bad row in period 4 (a NULL place) makes the
--- recompute fail at its last close; ratings, history, store and record are
--- as before.
+-- recompute fail at its last close; ratings, history, store, record and
+-- kept pairs are as before.
 CREATE TABLE r_before AS TABLE r;
 CREATE TABLE h_before AS TABLE h;
 CREATE TABLE s_before AS TABLE s;
 CREATE TABLE rec_before AS SELECT * FROM glicko2_closes WHERE ratings = 'r'::regclass;
+CREATE TABLE kept_before AS SELECT * FROM glicko2_teammates_history WHERE ratings = 'r'::regclass;
 ALTER TABLE m DISABLE TRIGGER refuse_closed_games;
 UPDATE m SET place = NULL WHERE match_id = 20 AND player_id = (SELECT min(player_id) FROM m WHERE match_id = 20);
 ALTER TABLE m ENABLE TRIGGER refuse_closed_games;
@@ -234,7 +279,12 @@ SELECT try($$CALL glicko2_recompute('r', 'm', 2, 'h')$$) AS bad_row_in_period_4;
 SELECT differ('r', 'r_before') AS ratings_differ, differ('h', 'h_before') AS history_differ,
        differ('s', 's_before') AS store_differs,
        (SELECT count(*) FROM glicko2_closes c JOIN rec_before b USING (ratings, period, close_number, closed_at)
-        WHERE c.ratings = 'r'::regclass) AS records_kept;
+        WHERE c.ratings = 'r'::regclass) AS records_kept,
+       (SELECT count(*) FROM ((SELECT * FROM glicko2_teammates_history WHERE ratings = 'r'::regclass
+                               EXCEPT ALL TABLE kept_before)
+                              UNION ALL (TABLE kept_before EXCEPT ALL
+                                         SELECT * FROM glicko2_teammates_history WHERE ratings = 'r'::regclass)) x)
+         AS kept_pairs_differ;
 SELECT try($$CALL glicko2_replay_matches('r', 'm', method => 'mean', history => 'h', teammates => 's')$$) AS replay_bad_row;
 SELECT differ('r', 'r_before') AS ratings_differ, differ('s', 's_before') AS store_differs;
 ALTER TABLE m DISABLE TRIGGER refuse_closed_games;
@@ -263,11 +313,32 @@ CREATE TABLE h6 (player_id int, period int, rating glicko2_rating);
 CALL glicko2_teammates_create('s6', 'r6');
 CALL glicko2_close_matches('r6', 'm', 1, history => 'h6', teammates => 's6');
 CALL glicko2_close_matches('r6', 'm', 2, history => 'h6', teammates => 's6');
-DROP TABLE s6;
+SELECT count(*) AS pairs_kept FROM glicko2_teammates_history WHERE teammates = 's6'::regclass;
+DROP TABLE s6;   -- its kept pairs go with it
+SELECT count(*) AS pairs_kept FROM glicko2_teammates_history WHERE ratings = 'r6'::regclass;
 SELECT regexp_replace(try($$CALL glicko2_recompute('r6', 'm', 2, 'h6')$$), 'OID [0-9]+', 'OID n') AS dropped_store;
+
+-- 8. Row-level security of the kept pairs: a role sees the pairs of a store
+-- it may read, and deletes none without UPDATE on the ratings and the store.
+CREATE ROLE regress_matches_replay_reader;
+GRANT USAGE ON SCHEMA matches_replay TO regress_matches_replay_reader;
+SET ROLE regress_matches_replay_reader;
+SELECT count(*) AS pairs_seen_without_select FROM glicko2_teammates_history WHERE ratings = 'matches_replay.r'::regclass;
+RESET ROLE;
+GRANT SELECT ON matches_replay.s TO regress_matches_replay_reader;
+SET ROLE regress_matches_replay_reader;
+SELECT count(*) AS pairs_seen_with_select FROM glicko2_teammates_history WHERE ratings = 'matches_replay.r'::regclass;
+DELETE FROM glicko2_teammates_history WHERE ratings = 'matches_replay.r'::regclass;
+SELECT try($$INSERT INTO glicko2_teammates_history VALUES ('matches_replay.r', '9', 'matches_replay.s', '1', '2', 0)$$)
+  AS insert_without_update;
+RESET ROLE;
+SELECT count(*) AS pairs_kept FROM glicko2_teammates_history WHERE ratings = 'matches_replay.r'::regclass;
+DROP OWNED BY regress_matches_replay_reader;
+DROP ROLE regress_matches_replay_reader;
 
 RESET search_path;
 DELETE FROM glicko2_closes WHERE ratings::text LIKE 'matches_replay.%';
+DELETE FROM glicko2_teammates_history WHERE ratings::text LIKE 'matches_replay.%';
 SET client_min_messages = warning;
 DROP SCHEMA matches_replay CASCADE;
 RESET client_min_messages;
