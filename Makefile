@@ -18,6 +18,7 @@ SQL_PARTS = \
 	sql/record.sql \
 	sql/guard.sql \
 	sql/close.sql \
+	sql/close_citus.sql \
 	sql/matches.sql \
 	sql/live.sql \
 	sql/read.sql \

@@ -235,6 +235,50 @@ $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_close_guard(regclass, regclass, text, name, boolean) IS
   'Helper of glicko2_close_period and glicko2_close_matches: refuses a close whose source is not guarded by glicko2_refuse_closed_games on every table it is read from (glicko2_guard_gaps), unless unguarded';
 
+-- The record of a close (glicko2_closes, on Citus the coordinator's): its
+-- unique keys make a racing second close of the same period fail (40001)
+-- rather than close twice.
+CREATE FUNCTION glicko2_internal.glicko2_close_record(
+  ratings regclass, source regclass, period_text text, close_number bigint,
+  n_players bigint, n_played bigint, n_new bigint, n_games bigint, tau float8, max_rd float8,
+  advantage float8, home_column name, min_rating float8, max_change float8, max_volatility float8,
+  n_capped bigint, method text DEFAULT NULL, match_columns name[] DEFAULT NULL,
+  party_advantage float8 DEFAULT 0, size_advantage float8 DEFAULT 0, teammates regclass DEFAULT NULL,
+  teammates_kept boolean DEFAULT false)
+  RETURNS void
+  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+  BEGIN
+    INSERT INTO @extschema@.glicko2_closes
+      (ratings, period, close_number, games_table, closed_at, closed_by,
+       players, played, new_players, games, tau, max_rd, unguarded, advantage, home_column,
+       min_rating, max_change, max_volatility, capped,
+       method, match_column, match_player_column, team_column, place_column, weight_column, party_column,
+       party_advantage, size_advantage, teammates, teammates_kept)
+    VALUES (glicko2_close_record.ratings, period_text, glicko2_close_record.close_number + 1,
+            source, clock_timestamp(), current_user,
+            n_players, n_played, n_new, n_games, glicko2_close_record.tau,
+            glicko2_close_record.max_rd,
+            -- (the locks keep the guards as glicko2_close_guard found them)
+            EXISTS (SELECT FROM @extschema@.glicko2_guard_gaps(source, glicko2_close_record.ratings)),
+            glicko2_close_record.advantage, glicko2_close_record.home_column,
+            glicko2_close_record.min_rating, glicko2_close_record.max_change, glicko2_close_record.max_volatility,
+            n_capped, glicko2_close_record.method, match_columns[1], match_columns[2], match_columns[3],
+            match_columns[4], match_columns[5], match_columns[6], glicko2_close_record.party_advantage,
+            glicko2_close_record.size_advantage, glicko2_close_record.teammates, teammates_kept);
+  EXCEPTION WHEN unique_violation THEN
+    RAISE EXCEPTION 'period % of % not closed: another close of % committed meanwhile', period_text, ratings, ratings
+      USING ERRCODE = '40001',
+            DETAIL = 'A close of this ratings table committed after this one began; nothing was changed.',
+            HINT = 'Retry: the close then sees the committed one.';
+  END;
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_close_record(regclass, regclass, text, bigint, bigint, bigint, bigint, bigint, float8, float8, float8, name, float8, float8, float8, bigint, text, name[], float8, float8, regclass, boolean) IS
+  'Helper of the closes: records a close in glicko2_closes with the options it was closed with (40001 if another close of the same ratings committed meanwhile), and whether the source was unguarded';
+
 -- Everything a close computes and writes.  games_sql selects the period's
 -- games for the pass (glicko2_close_ratings), in the form games_form names
 -- (NULL: (player, opponent, score) games, both players rated, or (player,
@@ -404,32 +448,12 @@ BEGIN
     PERFORM glicko2_internal.glicko2_require_written(history, n_history, n_players, 'history of ' || what);
   END IF;
 
-  BEGIN
-    INSERT INTO @extschema@.glicko2_closes
-      (ratings, period, close_number, games_table, closed_at, closed_by,
-       players, played, new_players, games, tau, max_rd, unguarded, advantage, home_column,
-       min_rating, max_change, max_volatility, capped,
-       method, match_column, match_player_column, team_column, place_column, weight_column, party_column,
-       party_advantage, size_advantage, teammates, teammates_kept)
-    VALUES (glicko2_close_apply.ratings, period_text, glicko2_close_apply.close_number + 1,
-            source, clock_timestamp(), current_user,
-            n_players, n_played, n_new, coalesce(n_games, n_sides / 2), glicko2_close_apply.tau,
-            glicko2_close_apply.max_rd,
-            -- (the locks keep the guards as glicko2_close_guard found them)
-            EXISTS (SELECT FROM @extschema@.glicko2_guard_gaps(source, glicko2_close_apply.ratings)),
-            glicko2_close_apply.advantage, glicko2_close_apply.home_column,
-            glicko2_close_apply.min_rating, glicko2_close_apply.max_change, glicko2_close_apply.max_volatility,
-            n_capped, glicko2_close_apply.method, match_columns[1], match_columns[2], match_columns[3],
-            match_columns[4], match_columns[5], match_columns[6], glicko2_close_apply.party_advantage,
-            glicko2_close_apply.size_advantage, glicko2_close_apply.teammates,
+  PERFORM glicko2_internal.glicko2_close_record(ratings, source, period_text, close_number,
+            n_players, n_played, n_new, coalesce(n_games, n_sides / 2), tau, max_rd,
+            advantage, home_column, min_rating, max_change, max_volatility, n_capped,
+            method, match_columns, party_advantage, size_advantage, teammates,
             -- (glicko2_close_matches keeps the store's pairs with a history table)
-            glicko2_close_apply.teammates IS NOT NULL AND glicko2_close_apply.history IS NOT NULL);
-  EXCEPTION WHEN unique_violation THEN
-    RAISE EXCEPTION 'period % of % not closed: another close of % committed meanwhile', period_text, ratings, ratings
-      USING ERRCODE = '40001',
-            DETAIL = 'A close of this ratings table committed after this one began; nothing was changed.',
-            HINT = 'Retry: the close then sees the committed one.';
-  END;
+            teammates IS NOT NULL AND history IS NOT NULL);
 END
 $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_close_apply(regclass, regclass, text, bigint, text, text, bigint, float8, float8, regclass, name, name, float8, name, text, float8, float8, float8, text, name[], float8, float8, regclass) IS
@@ -524,6 +548,15 @@ BEGIN
 
   last_number := glicko2_internal.glicko2_close_lock(ratings, games, c.period_type, c.period_text);
   PERFORM glicko2_internal.glicko2_close_guard(ratings, games, c.period_text, period_column, unguarded);
+
+  IF glicko2_internal.glicko2_citus_colocated(ratings, player_column, games, game_player_column) THEN
+    -- Ratings and games Citus distributes by the player, co-located: the
+    -- same close on the workers (sql/close_citus.sql).
+    PERFORM glicko2_internal.glicko2_close_on_workers(ratings, games, c.period_text, c.period_type, last_number,
+      tau, max_rd, history, player_column, rating_column, period_column, game_player_column,
+      opponent_column, score_column, advantage, home_column, min_rating, max_change, max_volatility);
+    RETURN;
+  END IF;
 
   -- Every game is checked by glicko2_close_ratings in its one pass, before
   -- anything changes (the first bad game named).

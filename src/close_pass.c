@@ -700,23 +700,45 @@ report_bad_games(ClosePass *pass, const char *what)
 /* ERROR, naming the player, unless his new rating is one a close may write
  * (glicko2_justified). */
 static void
-check_justified(ClosePass *pass, const PlayerEntry *entry, const Glicko2Rating *post,
-				double tau)
+check_justified(Oid key_type, Datum key, const Glicko2Rating *pre,
+				const Glicko2Rating *post, double tau)
 {
 	Oid			out;
 	bool		varlena;
 
-	if (glicko2_justified(&entry->pre, post, tau))
+	if (glicko2_justified(pre, post, tau))
 		return;
-	getTypeOutputInfo(pass->key_type, &out, &varlena);
+	getTypeOutputInfo(key_type, &out, &varlena);
 	ereport(ERROR,
 			errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 			errmsg("the period's games cannot justify the new rating of player %s: %s from %s",
-				   OidOutputFunctionCall(out, entry->key), glicko2_to_cstring(post),
-				   glicko2_to_cstring(&entry->pre)),
+				   OidOutputFunctionCall(out, key), glicko2_to_cstring(post),
+				   glicko2_to_cstring(pre)),
 			errdetail("Its volatility would rise above %g (the larger of 1 and tau): a runaway, from games whose information is counted many times over or a streak no rating on this scale can follow; nothing was changed.",
 					  glicko2_max_raised_volatility(tau)),
 			errhint("Team matches: the methods 'sum' and 'mean' count each match's information once."));
+}
+
+void
+glicko_close_player_result(Oid key_type, Datum key, const Glicko2Rating *pre, bool rated,
+						   const GlickoSums *sums, double tau, double max_rd,
+						   const GlickoCaps *caps, CloseResult *result)
+{
+	result->key = key;
+	result->games = sums->games;
+	result->has_rating = rated || sums->games > 0;
+	result->capped = false;
+	if (result->has_rating)
+	{
+		GlickoStatus status = glicko2_close_player(pre, sums, tau, max_rd, &result->rating);
+
+		if (status != GLICKO_OK)
+			glicko_report_status(status, psprintf("glicko2 update of player %s",
+												  glicko2_to_cstring(pre)));
+		if (sums->games > 0)
+			check_justified(key_type, key, pre, &result->rating, tau);
+		result->capped = glicko2_apply_caps(pre, &result->rating, caps);
+	}
 }
 
 /* Every player's new rating, in the order first read, floors and caps
@@ -735,22 +757,9 @@ compute_results(ClosePass *pass, double tau, double max_rd, const GlickoCaps *ca
 		CloseResult *result = &pass->results[entry->seq];
 
 		CHECK_FOR_INTERRUPTS();
-		result->key = entry->key;
-		result->games = entry->sums.games;
+		glicko_close_player_result(pass->key_type, entry->key, &entry->pre, entry->rated,
+								   &entry->sums, tau, max_rd, caps, result);
 		result->is_new = entry->is_new;
-		result->has_rating = entry->rated || entry->sums.games > 0;
-		if (result->has_rating)
-		{
-			GlickoStatus status = glicko2_close_player(&entry->pre, &entry->sums, tau,
-													   max_rd, &result->rating);
-
-			if (status != GLICKO_OK)
-				glicko_report_status(status, psprintf("glicko2 update of player %s",
-													  glicko2_to_cstring(&entry->pre)));
-			if (entry->sums.games > 0)
-				check_justified(pass, entry, &result->rating, tau);
-			result->capped = glicko2_apply_caps(&entry->pre, &result->rating, caps);
-		}
 	}
 }
 

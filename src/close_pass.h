@@ -65,6 +65,19 @@ extern ClosePass *glicko_close_pass_run(MemoryContext parent, Oid rating_type,
 extern Oid	glicko_close_pass_key_type(const ClosePass *pass);
 extern const CloseResult *glicko_close_pass_results(const ClosePass *pass, uint32 *n);
 
+/*
+ * One player's outcome from his pre-period rating (the unrated player's if
+ * not rated) and his period's sums: the paper's update, or Step 6 capped at
+ * max_rd without games, or no rating (unrated and idle); an ERROR naming
+ * the player (key, of key_type) for a rating the games cannot justify; the
+ * floors and caps applied.  Every close computes each player with it.
+ * is_new is the caller's.
+ */
+extern void glicko_close_player_result(Oid key_type, Datum key, const Glicko2Rating *pre,
+									   bool rated, const GlickoSums *sums, double tau,
+									   double max_rd, const GlickoCaps *caps,
+									   CloseResult *result);
+
 /* The result of the player with this key (of the key type), or NULL. */
 extern const CloseResult *glicko_close_pass_result_of(ClosePass *pass, Datum key);
 

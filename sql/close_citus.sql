@@ -1,0 +1,254 @@
+------------------------------------------------------------------------------
+-- A period close on Citus's workers (glicko2_close_period on distributed
+-- tables; docs/citus.md, "Close")
+------------------------------------------------------------------------------
+
+-- One player's game sides into his period's sums (src/close_sides.c): the
+-- terms as the pass computes them, added in double-double, so the sums do
+-- not depend on which node or in which order the sides were added.
+CREATE FUNCTION glicko2_internal.glicko2_side_sums_transfn(internal, float8, float8, float8, float8, float8)
+  RETURNS internal AS 'MODULE_PATHNAME', 'glicko2_side_sums_transfn'
+  LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_internal.glicko2_side_sums_transfn(internal, float8, float8, float8, float8, float8) IS
+  'Transition function of glicko2_side_sums';
+
+CREATE FUNCTION glicko2_internal.glicko2_side_sums_finalfn(internal)
+  RETURNS float8[] AS 'MODULE_PATHNAME', 'glicko2_side_sums_finalfn'
+  LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_internal.glicko2_side_sums_finalfn(internal) IS
+  'Final function of glicko2_side_sums: {information, information_low, surprise, surprise_low, games}';
+
+CREATE AGGREGATE glicko2_internal.glicko2_side_sums(
+  rating float8, opponent_rating float8, opponent_rd float8, score float8, advantage float8) (
+  SFUNC = glicko2_internal.glicko2_side_sums_transfn,
+  STYPE = internal,
+  SSPACE = 64,
+  FINALFUNC = glicko2_internal.glicko2_side_sums_finalfn
+);
+COMMENT ON AGGREGATE glicko2_internal.glicko2_side_sums(float8, float8, float8, float8, float8) IS
+  'Helper of glicko2_close_on_workers: one player''s period sums from his game sides (his pre-period rating, the opponent''s rating and RD, the score, his advantage), as float8[] {information, information_low, surprise, surprise_low, games}; a NULL is an error';
+
+CREATE FUNCTION glicko2_internal.glicko2_sides_result(
+  player anyelement, pre glicko2_rating, sums float8[], tau float8, max_rd float8, caps float8[])
+  RETURNS glicko2_rating AS 'MODULE_PATHNAME', 'glicko2_sides_result'
+  LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_internal.glicko2_sides_result(anyelement, glicko2_rating, float8[], float8, float8, float8[]) IS
+  'Helper of glicko2_close_on_workers: a player''s new rating from his pre-period rating (NULL: unrated) and glicko2_side_sums (NULL: no games), as the pass computes it (caps {min_rating, max_change, max_volatility}); NULL for an unrated player without games';
+
+CREATE FUNCTION glicko2_internal.glicko2_sides_capped(
+  player anyelement, pre glicko2_rating, sums float8[], tau float8, max_rd float8, caps float8[])
+  RETURNS boolean AS 'MODULE_PATHNAME', 'glicko2_sides_capped'
+  LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION glicko2_internal.glicko2_sides_capped(anyelement, glicko2_rating, float8[], float8, float8, float8[]) IS
+  'Helper of glicko2_close_on_workers: whether a floor or cap changed the rating glicko2_sides_result gives';
+
+-- Whether a close of ratings from games can run on Citus's workers: both
+-- hash-distributed, co-located, by the player columns.  false where Citus is
+-- not installed (its catalog is read only where it exists).
+CREATE FUNCTION glicko2_internal.glicko2_citus_colocated(
+  ratings regclass, player_column name, games regclass, game_player_column name)
+  RETURNS boolean
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  found boolean;
+BEGIN
+  IF to_regclass('pg_catalog.pg_dist_partition') IS NULL THEN
+    RETURN false;
+  END IF;
+  EXECUTE $sql$
+    SELECT count(*) = 2 AND count(DISTINCT p.colocationid) = 1
+    FROM pg_catalog.pg_dist_partition p
+    JOIN (VALUES ($1, $2), ($3, $4)) t(rel, col) ON p.logicalrelid OPERATOR(pg_catalog.=) t.rel
+    WHERE p.partmethod OPERATOR(pg_catalog.=) 'h'
+      AND pg_catalog.column_to_column_name(p.logicalrelid, p.partkey) OPERATOR(pg_catalog.=) t.col::text
+  $sql$ INTO found USING ratings, player_column, games, game_player_column;
+  RETURN found;
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_citus_colocated(regclass, name, regclass, name) IS
+  'Helper of glicko2_close_period: whether Citus distributes ratings by player_column and games by game_player_column, hash-distributed and co-located (the close then runs on the workers); false without Citus';
+
+-- The games of a period checked as the pass checks them, on the workers:
+-- the first bad game (its message least, as the pass keeps it) is an error
+-- with the pass's message and SQLSTATE, before anything is written.
+CREATE FUNCTION glicko2_internal.glicko2_close_games_refuse(
+  games regclass, what text, game_sql text, period_text text)
+  RETURNS bigint
+  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+  SET extra_float_digits = 1
+AS $$
+DECLARE
+  n_games bigint;
+  n_bad bigint;
+  first_bad text;
+BEGIN
+  -- game_sql yields (player, opponent, score) of the period ($1).
+  EXECUTE format($sql$
+    SELECT count(*), count(why), min(why || format(': player %%s, opponent %%s, score %%s',
+                                                   coalesce(player::text, 'NULL'), coalesce(opponent::text, 'NULL'),
+                                                   coalesce(score::text, 'NULL')))
+    FROM (SELECT g.*, CASE WHEN g.player IS NULL OR g.opponent IS NULL THEN 'NULL player'
+                           WHEN g.player = g.opponent THEN 'self-play'
+                           WHEN g.score IS NULL THEN 'NULL score'
+                           WHEN NOT (CAST(g.score AS float8) >= 0 AND CAST(g.score AS float8) <= 1)
+                             THEN 'score outside [0, 1]' END AS why
+          FROM (%s) g) c
+    $sql$, game_sql) INTO n_games, n_bad, first_bad USING period_text;
+  IF n_bad > 0 THEN
+    RAISE EXCEPTION 'bad game in %: %', what, first_bad
+      USING ERRCODE = CASE WHEN first_bad LIKE 'self-play%' THEN '22023'
+                           WHEN first_bad LIKE 'score%' THEN '22003'
+                           ELSE '23502' END,
+            DETAIL = format('%s of the period''s %s games are refused (self-play, a NULL player, a NULL score or a score outside [0, 1]); nothing was changed.',
+                            n_bad, n_games);
+  END IF;
+  RETURN n_games;
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_close_games_refuse(regclass, text, text, text) IS
+  'Helper of glicko2_close_on_workers: refuses a period with a bad game (self-play, a NULL player, a NULL score, a score outside [0, 1]) with the message of the single-node pass, naming the least one; returns the number of games';
+
+-- glicko2_close_period's computation and writes on Citus's workers, for
+-- ratings and games distributed by the player and co-located (and history,
+-- if given, best co-located too).  In the caller's transaction (Citus
+-- commits every node's part with two-phase commit): the pre-period ratings
+-- travel worker to worker as float8 columns in two repartitioned
+-- INSERT ... SELECT, into work tables co-located with the ratings and
+-- dropped again before commit, so that every game side meets both players'
+-- pre-period ratings on its player's node; each shard sums its players'
+-- sides (glicko2_side_sums) and computes their new ratings
+-- (glicko2_sides_result, the pass's own update), and the ratings, new
+-- players and history are written shard by shard.  The coordinator sends
+-- the statements and reads counts; the record of the close is its own.
+--   A (opponent, player, player_rating, player_rd, score, advantage):
+--     each game, at its opponent's shard, with its player's rating;
+--   B (player, rating, opponent_rating, opponent_rd, score, advantage):
+--     each game's player side, back at its player's shard, with both ratings;
+--   N (player, rating, games, is_new, capped): every player's outcome.
+CREATE FUNCTION glicko2_internal.glicko2_close_on_workers(
+  ratings regclass, games regclass, period_text text, period_type regtype, close_number bigint,
+  tau float8, max_rd float8, history regclass, player_column name, rating_column name,
+  period_column name, game_player_column name, opponent_column name, score_column name,
+  advantage float8, home_column name, min_rating float8, max_change float8, max_volatility float8)
+  RETURNS void
+  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp
+  SET datestyle = 'ISO, YMD'
+  SET intervalstyle = 'postgres'
+  SET extra_float_digits = 1
+AS $$
+DECLARE
+  key_type regtype := glicko2_internal.glicko2_column_type(ratings, player_column, 'player_column');
+  unrated @extschema@.glicko2_rating := glicko2_internal.glicko2_unrated(max_rd);
+  caps float8[] := ARRAY[min_rating, max_change, max_volatility];
+  what text := format('period %s of %s', period_text, games);
+  work_schema name := (SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                       WHERE c.oid = ratings);
+  work_a text;
+  work_b text;
+  work_n text;
+  -- The pre-period rating and RD of a ratings row r, the unrated player's
+  -- where NULL or absent (float8 literals read back to the same doubles).
+  pre_rating text := format('coalesce((r.%I).rating, CAST(%L AS float8))', rating_column, unrated.rating::text);
+  pre_rd text := format('coalesce((r.%I).rd, CAST(%L AS float8))', rating_column, unrated.rd::text);
+  advantage_sql text := 'CAST(0 AS float8)';
+  n_games bigint;
+  n_known bigint;
+  n_meant_new bigint;
+  n_sides bigint;
+  n_capped bigint;
+  n_played_known bigint;
+  n_updated bigint;
+  n_new bigint;
+  n_history bigint;
+BEGIN
+  IF home_column IS NOT NULL THEN
+    advantage_sql := format('CASE WHEN g.%1$I THEN CAST(%2$L AS float8) WHEN NOT g.%1$I THEN -CAST(%2$L AS float8) ELSE CAST(0 AS float8) END',
+                            home_column, advantage::text);
+  END IF;
+  -- Every game checked before anything is written.
+  n_games := glicko2_internal.glicko2_close_games_refuse(games, what, format(
+    'SELECT CAST(g.%1$I AS %4$s) AS player, CAST(g.%2$I AS %4$s) AS opponent, g.%3$I AS score FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)',
+    game_player_column, opponent_column, score_column, key_type, games, period_column, period_type), period_text);
+
+  -- The work tables: unlogged, distributed like the ratings.
+  work_a := format('%I.%I', work_schema, 'glicko2_close_' || ratings::oid || '_a');
+  work_b := format('%I.%I', work_schema, 'glicko2_close_' || ratings::oid || '_b');
+  work_n := format('%I.%I', work_schema, 'glicko2_close_' || ratings::oid || '_n');
+  EXECUTE format('CREATE UNLOGGED TABLE %s (opponent %2$s, player %2$s, player_rating float8, player_rd float8, score float8, advantage float8)',
+                 work_a, key_type);
+  EXECUTE format('CREATE UNLOGGED TABLE %s (player %2$s, rating float8, opponent_rating float8, opponent_rd float8, score float8, advantage float8)',
+                 work_b, key_type);
+  EXECUTE format('CREATE UNLOGGED TABLE %s (player %2$s, rating @extschema@.glicko2_rating, games bigint, is_new boolean, capped boolean)',
+                 work_n, key_type);
+  EXECUTE 'SELECT pg_catalog.create_distributed_table($1, $2, colocate_with => $3)' USING work_a, 'opponent', ratings::text;
+  EXECUTE 'SELECT pg_catalog.create_distributed_table($1, $2, colocate_with => $3)' USING work_b, 'player', ratings::text;
+  EXECUTE 'SELECT pg_catalog.create_distributed_table($1, $2, colocate_with => $3)' USING work_n, 'player', ratings::text;
+
+  -- Each game to its opponent's shard, with its player's pre-period rating.
+  EXECUTE format('INSERT INTO %1$s SELECT g.%2$I, g.%3$I, %4$s, %5$s, CAST(g.%6$I AS float8), %7$s'
+                 ' FROM %8$s g LEFT JOIN %9$s r ON r.%10$I = g.%3$I WHERE g.%11$I = CAST($1 AS %12$s)',
+                 work_a, opponent_column, game_player_column, pre_rating, pre_rd, score_column, advantage_sql,
+                 games, ratings, player_column, period_column, period_type)
+    USING period_text;
+  -- Its player's side back to the player's shard, with the opponent's rating.
+  EXECUTE format('INSERT INTO %1$s SELECT a.player, a.player_rating, %2$s, %3$s, a.score, a.advantage'
+                 ' FROM %4$s a LEFT JOIN %5$s r ON r.%6$I = a.opponent',
+                 work_b, pre_rating, pre_rd, work_a, ratings, player_column);
+  -- Every player's outcome on his shard: the opponent sides of A (the
+  -- opponent's rating local) and the player sides of B, summed.
+  EXECUTE format($sql$
+    INSERT INTO %1$s (player, rating, games, is_new, capped)
+    SELECT coalesce(r.%4$I, s.player), glicko2_internal.glicko2_sides_result(coalesce(r.%4$I, s.player), r.%5$I, s.sums, $1, $2, $3),
+           coalesce(CAST(s.sums[5] AS bigint), 0), r.%4$I IS NULL,
+           %8$s
+    FROM %2$s r
+    FULL JOIN (SELECT x.player, glicko2_internal.glicko2_side_sums(x.rating, x.opponent_rating, x.opponent_rd, x.score, x.advantage) AS sums
+               FROM (SELECT a.opponent AS player, %6$s AS rating, a.player_rating AS opponent_rating,
+                            a.player_rd AS opponent_rd, 1 - a.score AS score, -a.advantage AS advantage
+                     FROM %3$s a LEFT JOIN %2$s r ON r.%4$I = a.opponent
+                     UNION ALL
+                     SELECT b.player, b.rating, b.opponent_rating, b.opponent_rd, b.score, b.advantage FROM %7$s b) x
+               GROUP BY x.player) s ON s.player = r.%4$I
+    $sql$, work_n, ratings, work_a, player_column, rating_column, pre_rating, work_b,
+    CASE WHEN min_rating IS NULL AND max_change IS NULL AND max_volatility IS NULL THEN 'false'
+         ELSE format('glicko2_internal.glicko2_sides_capped(coalesce(r.%1$I, s.player), r.%2$I, s.sums, $1, $2, $3)',
+                     player_column, rating_column) END)
+    USING tau, max_rd, caps;
+
+  EXECUTE format('SELECT count(*) FILTER (WHERE NOT is_new), count(*) FILTER (WHERE is_new),'
+                 ' coalesce(sum(games), 0), count(*) FILTER (WHERE capped),'
+                 ' count(*) FILTER (WHERE NOT is_new AND games > 0) FROM %s', work_n)
+    INTO n_known, n_meant_new, n_sides, n_capped, n_played_known;
+  EXECUTE format('UPDATE %1$s t SET %2$I = n.rating FROM %3$s n WHERE t.%4$I = n.player AND NOT n.is_new',
+                 ratings, rating_column, work_n, player_column);
+  GET DIAGNOSTICS n_updated = ROW_COUNT;
+  EXECUTE format('INSERT INTO %1$s (%2$I, %3$I) SELECT n.player, n.rating FROM %4$s n WHERE n.is_new',
+                 ratings, player_column, rating_column, work_n);
+  GET DIAGNOSTICS n_new = ROW_COUNT;
+  -- Every row the pass read updated, every new player added.
+  IF n_sides <> 2 * n_games THEN
+    RAISE EXCEPTION 'period % of % not closed: % game sides were summed for % games', period_text, ratings, n_sides, n_games
+      USING ERRCODE = 'XX000';
+  END IF;
+  PERFORM glicko2_internal.glicko2_require_written(ratings, n_updated, n_known, 'update of ' || what),
+          glicko2_internal.glicko2_require_written(ratings, n_new, n_meant_new, 'insert of new players of ' || what);
+  IF history IS NOT NULL THEN
+    EXECUTE format('INSERT INTO %1$s (player_id, period, rating) SELECT n.player, CAST($1 AS %2$s), n.rating FROM %3$s n',
+                   history, glicko2_internal.glicko2_column_type(history, 'period', 'history'), work_n)
+      USING period_text;
+    GET DIAGNOSTICS n_history = ROW_COUNT;
+    PERFORM glicko2_internal.glicko2_require_written(history, n_history, n_updated + n_new, 'history of ' || what);
+  END IF;
+  EXECUTE format('DROP TABLE %s, %s, %s', work_a, work_b, work_n);
+
+  PERFORM glicko2_internal.glicko2_close_record(ratings, games, period_text, close_number,
+            n_updated + n_new, n_played_known + n_new, n_new, n_sides / 2, tau, max_rd,
+            advantage, home_column, min_rating, max_change, max_volatility, n_capped);
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_close_on_workers(regclass, regclass, text, regtype, bigint, float8, float8, regclass, name, name, name, name, name, name, float8, name, float8, float8, float8) IS
+  'Helper of glicko2_close_period on ratings and games Citus distributes by the player, co-located: the same close computed and written on the workers (the pre-period ratings moved worker to worker in repartitioned INSERT ... SELECT into work tables dropped before commit), recorded on the coordinator';
