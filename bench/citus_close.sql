@@ -1,77 +1,137 @@
--- bench/citus_close.sql — glicko2_close_period on Citus against the same
--- close on one node, same data, same run (tools/citus.sh runs it):
+-- bench/citus_close.sql — glicko2_close_period on Citus's workers against
+-- the same close on one node, same data, same run (tools/citus.sh runs it):
 --   CITUS_SRC=... PG_CONFIG=... CITUS_BENCH_PLAYERS=200000 CITUS_BENCH_GAMES=2000000 \
 --     bash tools/citus.sh bench/citus_close.sql
--- ratings and games distributed by the player (co-located, 32 shards over
--- two workers) against plain tables on the coordinator; each close timed
--- REPS times on a fresh copy of the ratings, alternating; medians and their
--- ratio; then the two results compared bit for bit.
+-- Two leagues, int keys and text keys ('p' || i), each in two copies: plain
+-- tables on the coordinator (the single-node close) and ratings, games and
+-- history distributed by the player (co-located, 32 shards over the two
+-- workers).  5 % of the players are new, every 97th NULL-rated; the games
+-- fall in periods 1 and 2, closed with max_rd 250 and NULL.  Each close is
+-- one top-level CALL (its commit included), the single node's first; for
+-- each: wall time, the CPU time of every node (bench/citus_cpu.sh: user +
+-- system of all processes of its postmaster, exited ones included) and
+-- the bytes the coordinator's backend received on its TCP sockets
+-- (bench/tcp_received.py: the kernel's tcp_info of each, as `ss -ti` shows
+-- it; from the workers, and the few of psql's statements).
+-- Then the ratings and history of both copies, compared bit for bit.
 \getenv players CITUS_BENCH_PLAYERS
 \getenv games CITUS_BENCH_GAMES
-\getenv reps CITUS_BENCH_REPS
 \if :{?players} \else \set players 200000 \endif
 \if :{?games} \else \set games 2000000 \endif
-\if :{?reps} \else \set reps 3 \endif
 \pset footer off
 SET client_min_messages = warning;
 CREATE SCHEMA bench_citus_close;
 SET search_path = bench_citus_close, public;
-SELECT :players AS players, :games AS games, :reps AS reps,
+SET citus.shard_count = 32;
+SELECT :players AS players, :games AS games,
        current_setting('server_version') AS server,
        (SELECT extversion FROM pg_extension WHERE extname = 'citus') AS citus;
 
+-- The nodes' data directories, for bench/citus_cpu.sh.
+SELECT current_setting('data_directory') AS dir0 \gset
+SELECT result AS dir1 FROM run_command_on_workers('SHOW data_directory') ORDER BY nodeport LIMIT 1 \gset
+SELECT result AS dir2 FROM run_command_on_workers('SHOW data_directory') ORDER BY nodeport DESC LIMIT 1 \gset
+SELECT pg_backend_pid() AS backend \gset
+
 CREATE FUNCTION u(i int, k int) RETURNS float8 LANGUAGE sql IMMUTABLE
 RETURN (hashint4extended(i, k) & 2147483647)::float8 / 2147483648;
-CREATE TABLE base (player_id int PRIMARY KEY, rating glicko2_rating NOT NULL);
+CREATE TABLE base (player_id int, rating glicko2_rating);
 INSERT INTO base
-SELECT i, glicko2_rating(1200 + 600 * u(i, 1), 40 + 300 * u(i, 2), 0.05 + 0.02 * u(i, 3))
-FROM generate_series(1, :players) i;
-CREATE TABLE games_local (period int, player_id int, opponent_id int, score float8);
-INSERT INTO games_local
-SELECT 1, a, CASE WHEN b >= a THEN b + 1 ELSE b END, floor(u(g, 6) * 3) / 2
+SELECT i, CASE WHEN i % 97 <> 0 THEN
+         glicko2_rating(1200 + 600 * u(i, 1), 40 + 300 * u(i, 2), 0.05 + 0.02 * u(i, 3)) END
+FROM generate_series(1, (:players * 0.95)::int) i;
+CREATE TABLE games_base (period int, player_id int, opponent_id int, score float8);
+INSERT INTO games_base
+SELECT 1 + g % 2, a, CASE WHEN b >= a THEN b + 1 ELSE b END, floor(u(g, 6) * 3) / 2
 FROM (SELECT g, 1 + floor(u(g, 4) * :players)::int AS a, 1 + floor(u(g, 5) * (:players - 1))::int AS b
       FROM generate_series(1, :games) g) x;
-CREATE TABLE games_dist (LIKE games_local);
-INSERT INTO games_dist SELECT * FROM games_local;
-CALL glicko2_guard_games('games_local');
-CREATE TABLE ratings_local (LIKE base INCLUDING ALL);
-CREATE TABLE ratings_dist (LIKE base INCLUDING ALL);
-SELECT create_distributed_table('ratings_dist', 'player_id');
-SELECT create_distributed_table('games_dist', 'player_id', colocate_with => 'ratings_dist');
-VACUUM ANALYZE games_local;
 
-CREATE TABLE timings (setup text, rep int, seconds float8);
-CREATE PROCEDURE timed(setup text, rep int) LANGUAGE plpgsql AS $$
+CREATE PROCEDURE league(name text, key_type text) LANGUAGE plpgsql AS $$
 DECLARE
-  t0 timestamptz;
+  k text := CASE WHEN key_type = 'text' THEN '''p'' || %s' ELSE '%s' END;
+  s text;
 BEGIN
-  IF setup = 'single node' THEN
-    TRUNCATE ratings_local; INSERT INTO ratings_local SELECT * FROM base;
-    DELETE FROM glicko2_closes WHERE ratings = 'ratings_local'::regclass;
-    COMMIT;
-    t0 := clock_timestamp();
-    CALL glicko2_close_period('ratings_local', 'games_local', 1);
-  ELSE
-    TRUNCATE ratings_dist; INSERT INTO ratings_dist SELECT * FROM base;
-    DELETE FROM glicko2_closes WHERE ratings = 'ratings_dist'::regclass;
-    COMMIT;
-    t0 := clock_timestamp();
-    CALL glicko2_close_period('ratings_dist', 'games_dist', 1, unguarded => true);
-  END IF;
-  COMMIT;
-  INSERT INTO timings VALUES (setup, rep, extract(epoch FROM clock_timestamp() - t0));
-  COMMIT;
+  FOREACH s IN ARRAY ARRAY['_local', ''] LOOP
+    EXECUTE format('CREATE TABLE %I (player_id %s PRIMARY KEY, rating glicko2_rating)', name || s, key_type);
+    EXECUTE format('CREATE TABLE %I (period int, player_id %2$s, opponent_id %2$s, score float8)',
+                   name || '_games' || s, key_type);
+    EXECUTE format('CREATE TABLE %I (player_id %s, period int, rating glicko2_rating)', name || '_history' || s, key_type);
+    IF s = '' THEN
+      PERFORM create_distributed_table(name, 'player_id');
+      PERFORM create_distributed_table(name || '_games', 'player_id', colocate_with => name);
+      PERFORM create_distributed_table(name || '_history', 'player_id', colocate_with => name);
+    END IF;
+    EXECUTE format('INSERT INTO %I SELECT %s, rating FROM base', name || s, format(k, 'player_id'));
+    EXECUTE format('INSERT INTO %I SELECT period, %s, %s, score FROM games_base',
+                   name || '_games' || s, format(k, 'player_id'), format(k, 'opponent_id'));
+    EXECUTE format('ANALYZE %I, %I', name || s, name || '_games' || s);
+  END LOOP;
+  EXECUTE format('CALL glicko2_guard_games(%L)', name || '_games_local');
 END $$;
-SELECT format('CALL timed(%L, %s)', s, r) FROM generate_series(1, :reps) r,
-       unnest(ARRAY['single node', 'Citus, 2 workers']) s ORDER BY r, s \gexec
+CALL league('int_keys', 'int');
+CALL league('text_keys', 'text');
+CHECKPOINT;
 
-SELECT setup, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds)::numeric, 2) AS median_s,
-       round(min(seconds)::numeric, 2) AS min_s, round(max(seconds)::numeric, 2) AS max_s
-FROM timings GROUP BY setup ORDER BY setup DESC;
-SELECT round((SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) FROM timings WHERE setup <> 'single node')::numeric /
-             (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) FROM timings WHERE setup = 'single node')::numeric, 2)
-       AS citus_over_single_node;
-SELECT count(*) AS players, count(*) FILTER (WHERE d.rating IS DISTINCT FROM l.rating) AS differences
-FROM ratings_dist d FULL JOIN ratings_local l USING (player_id);
-DELETE FROM glicko2_closes WHERE ratings IN ('ratings_local'::regclass, 'ratings_dist'::regclass);
+CREATE TABLE runs (league text, period int, setup text, seconds float8, bytes bigint,
+                   coordinator float8, worker1 float8, worker2 float8);
+\set league int_keys
+\set period 1
+\set max_rd 250
+\set setup 'single node'
+\ir citus_close_one.sql
+\set setup 'Citus, 2 workers'
+\ir citus_close_one.sql
+\set league int_keys
+\set period 2
+\set max_rd NULL
+\set setup 'single node'
+\ir citus_close_one.sql
+\set setup 'Citus, 2 workers'
+\ir citus_close_one.sql
+\set league text_keys
+\set period 1
+\set max_rd 250
+\set setup 'single node'
+\ir citus_close_one.sql
+\set setup 'Citus, 2 workers'
+\ir citus_close_one.sql
+\set league text_keys
+\set period 2
+\set max_rd NULL
+\set setup 'single node'
+\ir citus_close_one.sql
+\set setup 'Citus, 2 workers'
+\ir citus_close_one.sql
+
+-- Every close: wall seconds, the bytes the coordinator's backend received, each
+-- node's CPU seconds.
+SELECT league, period, setup, round(seconds::numeric, 2) AS seconds, bytes,
+       round(coordinator::numeric, 2) AS coordinator_cpu, round(worker1::numeric, 2) AS worker1_cpu,
+       round(worker2::numeric, 2) AS worker2_cpu
+FROM runs ORDER BY league, period, setup DESC;
+-- Against the single node's close of the same period: the projected time
+-- (coordinator CPU + the busiest worker's), the coordinator's share of the
+-- cluster's CPU, the wall time.
+SELECT c.league, c.period,
+       round(((c.coordinator + greatest(c.worker1, c.worker2)) /
+              (s.coordinator + s.worker1 + s.worker2))::numeric, 2) AS projected_over_single_cpu,
+       round((c.coordinator / (c.coordinator + c.worker1 + c.worker2))::numeric, 3) AS coordinator_share,
+       round((c.seconds / s.seconds)::numeric, 2) AS wall_over_single,
+       c.bytes AS coordinator_bytes
+FROM runs c JOIN runs s USING (league, period)
+WHERE c.setup = 'Citus, 2 workers' AND s.setup = 'single node' ORDER BY 1, 2;
+-- The same bits: ratings and history of both copies.
+SELECT 'int_keys' AS league, count(*) AS players, count(*) FILTER (WHERE d.rating IS DISTINCT FROM l.rating) AS differences
+FROM int_keys d FULL JOIN int_keys_local l USING (player_id)
+UNION ALL
+SELECT 'text_keys', count(*), count(*) FILTER (WHERE d.rating IS DISTINCT FROM l.rating)
+FROM text_keys d FULL JOIN text_keys_local l USING (player_id);
+SELECT 'int_keys' AS league, count(*) AS history_rows,
+       count(*) FILTER (WHERE d.rating IS DISTINCT FROM l.rating OR d.player_id IS NULL OR l.player_id IS NULL) AS differences
+FROM int_keys_history d FULL JOIN int_keys_history_local l USING (player_id, period)
+UNION ALL
+SELECT 'text_keys', count(*),
+       count(*) FILTER (WHERE d.rating IS DISTINCT FROM l.rating OR d.player_id IS NULL OR l.player_id IS NULL)
+FROM text_keys_history d FULL JOIN text_keys_history_local l USING (player_id, period);
+DELETE FROM glicko2_closes WHERE ratings::text LIKE '%keys%';
 DROP SCHEMA bench_citus_close CASCADE;
