@@ -133,5 +133,23 @@ FROM int_keys r FULL JOIN before b USING (player_id);
 ALTER TABLE int_keys DROP CONSTRAINT pinned;
 CALL glicko2_close_period('int_keys', 'int_keys_games', 3, unguarded => true, history => 'int_keys_history');
 SELECT players, played, new_players, games FROM glicko2_closes WHERE ratings = 'int_keys'::regclass AND period = '3';
+
+-- In the caller's transaction: a close rolled back with it leaves nothing;
+-- a history table on the coordinator only (not distributed) is written too.
+CREATE TABLE history_here (player_id int, period int, rating glicko2_rating);
+CREATE TABLE before_4 AS SELECT * FROM int_keys;
+INSERT INTO int_keys_games SELECT 4, player_id, opponent_id, score FROM int_keys_games WHERE period = 1 AND player_id < 500;
+BEGIN;
+UPDATE int_keys SET rating = rating WHERE player_id < 10;
+CALL glicko2_close_period('int_keys', 'int_keys_games', 4, unguarded => true, history => 'history_here');
+SELECT count(*) AS history_rows FROM history_here;
+ROLLBACK;
+SELECT count(*) FILTER (WHERE r.rating IS DISTINCT FROM b.rating) AS changed,
+       (SELECT count(*) FROM history_here) AS history_rows,
+       (SELECT count(*) FROM glicko2_closes WHERE ratings = 'int_keys'::regclass AND period = '4') AS closes_of_4
+FROM int_keys r FULL JOIN before_4 b USING (player_id);
+CALL glicko2_close_period('int_keys', 'int_keys_games', 4, unguarded => true, history => 'history_here');
+SELECT count(*) AS history_rows, count(*) FILTER (WHERE h.rating IS DISTINCT FROM r.rating) AS differ_from_ratings
+FROM history_here h JOIN int_keys r USING (player_id);
 SELECT count(*) AS left_over FROM pg_class WHERE relname ~ '^glicko2_close_[0-9]';
 DROP EVENT TRIGGER note_created;
