@@ -8,8 +8,9 @@
 # the three closes are interleaved, REPS (2) runs each, under PostgreSQL's
 # default settings and tuned ones (work_mem 256MB, JIT off).  Prints the
 # medians and their ratios to glicko2_close_period; and 'sum' with the party
-# column and party and size advantages (+40, +25) against 'sum' without,
-# paired run by run (the median of the runs' ratios).
+# column and party and size advantages (+40, +25), and 'sum' with a
+# teammates store, against 'sum' without, paired run by run (the median of
+# the runs' ratios, of the clock and of the backend's CPU seconds).
 #
 # PG_CONFIG names the server (use a private copy on a shared machine:
 # PG_CONFIG=$(bash tools/pg-copy.sh /tmp/pg-mine) bash bench/matches.sh);
@@ -39,13 +40,16 @@ for settings in default tuned; do
                  "glicko2_close_matches('ratings', 'matches', 1, 'mean')" \
                  "glicko2_close_matches('ratings', 'matches', 1, 'individual')" \
                  "glicko2_close_matches('ratings', 'matches', 1, 'composite')"; do
-      PGOPTIONS="$opts" sql -v settings="$settings" -v run="$run" -v close="$close" <<'SQL'
+      PGOPTIONS="$opts" sql -v settings="$settings" -v run="$run" -v close="$close" -v ticks="$(getconf CLK_TCK)" <<'SQL'
+SELECT pg_backend_pid() AS pid \gset
 BEGIN;
+\set cpu0 `awk '{ print $14 + $15 }' /proc/:pid/stat`
 SELECT clock_timestamp() AS t0 \gset
 CALL :close;
 SELECT extract(epoch FROM clock_timestamp() - :'t0') AS seconds \gset
+\set cpu1 `awk '{ print $14 + $15 }' /proc/:pid/stat`
 ROLLBACK;
-INSERT INTO timings VALUES (:'settings', :'close', :run, :seconds);
+INSERT INTO timings VALUES (:'settings', :'close', :run, :seconds, (:cpu1 - :cpu0) / :ticks);
 VACUUM ratings;
 SQL
     done
@@ -65,20 +69,17 @@ SELECT m.settings, m.close, m.runs, round(m.median::numeric, 2) AS seconds,
        round((m.median / g.median)::numeric, 2) AS ratio
 FROM m JOIN m g ON g.settings = m.settings AND g.close = 'glicko2_close_period'
 ORDER BY m.settings, m.close DESC;
-\echo '''sum'' with parties and advantages against ''sum'' without, paired by run:'
-SELECT p.settings, count(*) AS runs,
+\echo '''sum'' with parties and advantages, and with a teammates store, against ''sum'' without, paired by run'
+\echo '(the median of the runs'' ratios: of the clock, and of the backend''s CPU seconds, which parallel workers'
+\echo ' do not count but other sessions on the machine do not disturb):'
+SELECT p.settings, CASE WHEN p.close LIKE '%teammates%' THEN 'teammates' ELSE 'parties' END AS "with", count(*) AS runs,
        round((percentile_cont(0.5) WITHIN GROUP (ORDER BY p.seconds / s.seconds))::numeric, 3) AS median_ratio,
-       round(min(p.seconds / s.seconds)::numeric, 3) AS least, round(max(p.seconds / s.seconds)::numeric, 3) AS most
+       round(min(p.seconds / s.seconds)::numeric, 3) AS least, round(max(p.seconds / s.seconds)::numeric, 3) AS most,
+       round((percentile_cont(0.5) WITHIN GROUP (ORDER BY p.cpu / nullif(s.cpu, 0)))::numeric, 3) AS cpu_ratio,
+       round(min(p.cpu / nullif(s.cpu, 0))::numeric, 3) AS cpu_least, round(max(p.cpu / nullif(s.cpu, 0))::numeric, 3) AS cpu_most
 FROM timings p JOIN timings s ON s.settings = p.settings AND s.run = p.run
                               AND s.close = 'glicko2_close_matches(''ratings'', ''matches'', 1, ''sum'')'
-WHERE p.close LIKE '%party_column%' GROUP BY p.settings ORDER BY p.settings;
-\echo '''sum'' with a teammates store against ''sum'' without, paired by run:'
-SELECT p.settings, count(*) AS runs,
-       round((percentile_cont(0.5) WITHIN GROUP (ORDER BY p.seconds / s.seconds))::numeric, 3) AS median_ratio,
-       round(min(p.seconds / s.seconds)::numeric, 3) AS least, round(max(p.seconds / s.seconds)::numeric, 3) AS most
-FROM timings p JOIN timings s ON s.settings = p.settings AND s.run = p.run
-                              AND s.close = 'glicko2_close_matches(''ratings'', ''matches'', 1, ''sum'')'
-WHERE p.close LIKE '%teammates%' GROUP BY p.settings ORDER BY p.settings;
+WHERE p.close LIKE '%party_column%' OR p.close LIKE '%teammates%' GROUP BY 1, 2 ORDER BY 1, 2;
 \echo 'Game sides each close rates (one row per player per opponent):'
 SELECT 'glicko2_close_period' AS close, 2 * count(*) AS sides FROM games WHERE period = 1
 UNION ALL

@@ -56,4 +56,6 @@ WHERE a.match_id % 3 = 0;
 VACUUM ANALYZE teammates;
 SELECT count(*) AS stored_pairs FROM teammates;
 
-CREATE TABLE timings (settings text, close text, run int, seconds float8);
+-- seconds: wall clock; cpu: the backend's own CPU seconds (user + system,
+-- from /proc), steadier than the clock on a shared machine.
+CREATE TABLE timings (settings text, close text, run int, seconds float8, cpu float8);

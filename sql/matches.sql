@@ -424,8 +424,10 @@ BEGIN
         size_advantage => size_advantage, teammates => teammates);
     ELSE
       -- The period with the store (glicko2_teammates_terms): rows numbered,
-      -- players in key order; its terms (one row a player) go to the pass
-      -- as the text of a 3 x n array ($2), the pairs kept are written after it.
+      -- players, matches, teams and parties each in their keys' order (a
+      -- sort of the distinct keys and a hash join: no window over every
+      -- row); its terms (one row a player) go to the pass as the text of a
+      -- 3 x n array ($2), the pairs kept are written after it.
       EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', teammates);
       -- (without JIT: the planner's estimates of this one statement are far
       -- too high, and JIT compiling it took longer than running it)
@@ -437,12 +439,13 @@ BEGIN
                    FROM %7$s g WHERE g.%8$I = CAST($1 AS %9$s)),
         s AS (SELECT st.player_a AS a, st.player_b AS b, st.covariance AS c FROM %13$s st),
         pn AS (SELECT x.p, CAST(row_number() OVER (ORDER BY x.p) - 1 AS int) AS n
-               FROM (SELECT m.p FROM m UNION SELECT s.a FROM s UNION SELECT s.b FROM s) x),
-        rw AS (SELECT CAST(dense_rank() OVER (ORDER BY m.mt) AS int) AS mn,
-                      CAST(dense_rank() OVER (ORDER BY m.mt, m.t) AS int) AS tn, pn.n, m.pl, m.w,
-                      CASE WHEN m.pt IS NULL THEN -1
-                           ELSE CAST(dense_rank() OVER (PARTITION BY m.mt ORDER BY m.pt) - 1 AS int) END AS pn
-               FROM m JOIN pn ON pn.p = m.p),
+               FROM (SELECT DISTINCT u.p
+                     FROM (SELECT DISTINCT m.p FROM m UNION ALL SELECT DISTINCT s.a FROM s
+                           UNION ALL SELECT DISTINCT s.b FROM s) u) x),
+        mn AS (SELECT d.mt, CAST(row_number() OVER (ORDER BY d.mt) AS int) AS mn FROM (SELECT DISTINCT m.mt FROM m) d),
+        tn AS (SELECT d.t, CAST(row_number() OVER (ORDER BY d.t) AS int) AS tn FROM (SELECT DISTINCT m.t FROM m) d),
+        rw AS (SELECT mn.mn, tn.tn, pn.n, m.pl, m.w, %17$s AS pn
+               FROM m JOIN pn ON pn.p = m.p JOIN mn ON mn.mt = m.mt JOIN tn ON tn.t = m.t %18$s),
         o AS (SELECT o.*
               FROM (SELECT array_agg(r.%6$I ORDER BY pn.n) AS rs FROM pn LEFT JOIN %11$s r ON r.%5$I = pn.p) rr,
                    (SELECT array_agg(rw.mn) AS mn, array_agg(rw.tn) AS tn, array_agg(rw.n) AS n,
@@ -464,7 +467,11 @@ BEGIN
         $sql$, match_column, match_player_column, team_column, place_column, player_column, rating_column,
                matches, period_column, c.period_type, c.key_type, ratings, weight_sql, teammates,
                CASE WHEN weight_column IS NULL THEN 'CAST(NULL AS float8[])' ELSE 'array_agg(rw.w)' END,
-               party_sql, CASE WHEN party_column IS NULL THEN 'CAST(NULL AS int[])' ELSE 'array_agg(rw.pn)' END)
+               party_sql, CASE WHEN party_column IS NULL THEN 'CAST(NULL AS int[])' ELSE 'array_agg(rw.pn)' END,
+               CASE WHEN party_column IS NULL THEN '-1' ELSE 'coalesce(ptn.ptn, -1)' END,
+               CASE WHEN party_column IS NOT NULL THEN
+                 'LEFT JOIN (SELECT d.pt, CAST(row_number() OVER (ORDER BY d.pt) AS int) AS ptn
+                             FROM (SELECT DISTINCT m.pt FROM m WHERE m.pt IS NOT NULL) d) ptn ON ptn.pt = m.pt' END)
         INTO mates USING c.period_text, method, max_rd, party_advantage, size_advantage;
       PERFORM set_config('jit', jit_setting, true);
       PERFORM glicko2_internal.glicko2_close_apply(ratings, matches, c.period_text, last_number, format($sql$
