@@ -49,7 +49,7 @@ CALL :close;
 SELECT extract(epoch FROM clock_timestamp() - :'t0') AS seconds \gset
 \set cpu1 `awk '{ print $14 + $15 }' /proc/:pid/stat`
 ROLLBACK;
-INSERT INTO timings VALUES (:'settings', :'close', :run, :seconds, (:cpu1 - :cpu0) / :ticks);
+INSERT INTO timings VALUES (:'settings', :'close', :run, :seconds, (:cpu1 - :cpu0) / CAST(:ticks AS float8));
 VACUUM ratings;
 SQL
     done
