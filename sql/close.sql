@@ -202,7 +202,7 @@ COMMENT ON FUNCTION glicko2_internal.glicko2_close_lock(regclass, regclass, regt
 CREATE FUNCTION glicko2_internal.glicko2_close_guard(ratings regclass, source regclass, period_text text,
                                     period_column name, unguarded boolean)
   RETURNS void
-  LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+  LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
   SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -212,7 +212,7 @@ DECLARE
 BEGIN
   SELECT count(*), min(format('%s has no enabled guard for %s', g.relation, array_to_string(g.missing, ', '))
                        || CASE WHEN glicko2_internal.glicko2_citus_distributed(g.relation)
-                               THEN ' (Citus distributes it: a trigger there runs on its shards and guards nothing)'
+                               THEN ' (Citus distributes it)'
                                ELSE '' END),
          bool_or(glicko2_internal.glicko2_citus_distributed(g.relation))
     INTO n_gaps, gap_text, distributed
@@ -223,17 +223,18 @@ BEGIN
                     source
       USING ERRCODE = '55000',
             DETAIL = format('A row written there later for period %s or earlier would never be rated.', period_text),
-            HINT = CASE WHEN distributed
-                        THEN 'No trigger can guard a table Citus distributes: close with unguarded => true to accept that risk.'
-                        ELSE format('Attach glicko2_refuse_closed_games: CALL %s.glicko2_guard_games(%L%s); or close with unguarded => true to accept that risk.',
-                                    '@extschema@', source,
-                                    CASE WHEN period_column = 'period' THEN '' ELSE format(', period_column => %L', period_column) END)
-                   END;
+            HINT = format('%s: CALL %s.glicko2_guard_games(%L%s); or close with unguarded => true to accept that risk.',
+                          CASE WHEN distributed THEN 'With citus.enable_unsafe_triggers = on'
+                               ELSE 'Attach glicko2_refuse_closed_games' END,
+                          '@extschema@', source,
+                          CASE WHEN period_column = 'period' THEN '' ELSE format(', period_column => %L', period_column) END);
   END IF;
+  -- (before any game is read: see glicko2_citus_guard_publish)
+  PERFORM glicko2_internal.glicko2_citus_guard_publish(ratings, source, period_text);
 END
 $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_close_guard(regclass, regclass, text, name, boolean) IS
-  'Helper of glicko2_close_period and glicko2_close_matches: refuses a close whose source is not guarded by glicko2_refuse_closed_games on every table it is read from (glicko2_guard_gaps), unless unguarded';
+  'Helper of glicko2_close_period and glicko2_close_matches: refuses a close whose source is not guarded by glicko2_refuse_closed_games on every table it is read from (glicko2_guard_gaps), unless unguarded; then tells the guards of Citus tables that the period is closed (glicko2_citus_guard_publish)';
 
 -- The record of a close (glicko2_closes, on Citus the coordinator's): its
 -- unique keys make a racing second close of the same period fail (40001)

@@ -182,6 +182,10 @@ DECLARE
   c record;
   created boolean := true;
 BEGIN
+  -- (Citus's own commands on its shards: see glicko2_citus_internal)
+  IF glicko2_internal.glicko2_citus_internal() THEN
+    RETURN;
+  END IF;
   -- (again after a pass: a child's own children compare with its new triggers)
   WHILE created LOOP
     created := false;

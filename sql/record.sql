@@ -218,6 +218,10 @@ CREATE FUNCTION glicko2_internal.glicko2_forget_dropped()
   SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
+  -- (Citus's own commands on its shards: see glicko2_citus_internal)
+  IF glicko2_internal.glicko2_citus_internal() THEN
+    RETURN;
+  END IF;
   DELETE FROM @extschema@.glicko2_closes c
   WHERE c.ratings::oid IN (SELECT d.objid FROM pg_event_trigger_dropped_objects() d
                            WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0

@@ -50,28 +50,92 @@ CREATE FUNCTION glicko2_internal.glicko2_unique_key(rel regclass, col name)
 COMMENT ON FUNCTION glicko2_internal.glicko2_unique_key(regclass, name) IS
   'Helper of the closes: whether the column alone is a unique key (a valid, immediate, non-partial unique index or primary key whose one key column it is); false for a column that does not exist';
 
--- Citus runs a distributed table's triggers on its shards, on the workers,
--- where glicko2_closes (a coordinator table) is empty and the relation is
--- the shard: a guard trigger there guards nothing.  The catalog is read only
--- where Citus is installed.
-CREATE FUNCTION glicko2_internal.glicko2_citus_distributed(relation regclass)
+-- A question to Citus's catalog about a relation (query, with the
+-- relation's OID as $1): false where Citus is not installed, so that no
+-- part of glicko2 needs Citus.
+CREATE FUNCTION glicko2_internal.glicko2_citus_ask(query text, relation oid)
   RETURNS boolean
   LANGUAGE plpgsql STABLE PARALLEL SAFE
   SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-  found boolean;
+  answer boolean;
 BEGIN
   IF to_regclass('pg_catalog.pg_dist_partition') IS NULL THEN
     RETURN false;
   END IF;
-  EXECUTE 'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_partition WHERE logicalrelid OPERATOR(pg_catalog.=) $1)'
-    INTO found USING relation;
-  RETURN found;
+  EXECUTE query INTO answer USING relation;
+  RETURN coalesce(answer, false);
 END
 $$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_citus_ask(text, oid) IS
+  'Helper of the Citus tests below: runs a query of Citus''s catalog about a relation ($1); false without Citus';
+
+-- Whether Citus distributes this table (a Citus table of any kind): its
+-- triggers run on its shards, where only a guard reading the guard state
+-- on its node guards (sql/guard.sql), and the close updates it by key.
+CREATE FUNCTION glicko2_internal.glicko2_citus_distributed(relation regclass)
+  RETURNS boolean
+  LANGUAGE sql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+  SELECT glicko2_internal.glicko2_citus_ask(
+    'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_partition WHERE logicalrelid OPERATOR(pg_catalog.=) $1)', relation)
+$$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_citus_distributed(regclass) IS
-  'Helper of glicko2_guard_gaps: whether Citus distributes this table (its triggers then run on the shards and cannot guard a close)';
+  'Helper of the guard and the close: whether Citus distributes this table (its triggers then run on the shards)';
+
+-- Whether relation is a shard of a Citus table on this node (Citus's own
+-- test, relation_is_a_known_shard).
+CREATE FUNCTION glicko2_internal.glicko2_citus_shard(relation oid)
+  RETURNS boolean
+  LANGUAGE sql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+  SELECT glicko2_internal.glicko2_citus_ask(
+    'SELECT pg_catalog.relation_is_a_known_shard($1::pg_catalog.regclass)', relation)
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_citus_shard(oid) IS
+  'Helper of the event triggers: whether this relation is a shard of a Citus table (Citus''s relation_is_a_known_shard); false without Citus';
+
+-- Whether Citus places this table's rows elsewhere than its own node, so
+-- that its row triggers run on shards or on every placement: a distributed
+-- or reference table, or a shard of one (not a Citus local table, whose
+-- triggers run once on the coordinator).  The live triggers refuse them.
+CREATE FUNCTION glicko2_internal.glicko2_citus_placed(relation oid)
+  RETURNS boolean
+  LANGUAGE sql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+  SELECT glicko2_internal.glicko2_citus_ask(
+    'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p'
+    ' WHERE (p.logicalrelid OPERATOR(pg_catalog.=) $1'
+    '        OR p.logicalrelid OPERATOR(pg_catalog.=) (SELECT s.logicalrelid FROM pg_catalog.pg_dist_shard s, pg_catalog.pg_class c'
+    '           WHERE c.oid OPERATOR(pg_catalog.=) $1 AND pg_catalog.relation_is_a_known_shard($1::pg_catalog.regclass)'
+    '             AND s.shardid OPERATOR(pg_catalog.=) (pg_catalog.regexp_match(c.relname::pg_catalog.text, ''_(\d+)$''))[1]::pg_catalog.int8))'
+    '   AND (p.partmethod OPERATOR(pg_catalog.<>) ''n'' OR p.repmodel OPERATOR(pg_catalog.=) ''t''))', relation)
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_citus_placed(oid) IS
+  'Helper of the live triggers: whether Citus distributes or replicates this table, or it is a shard of such a table (its row triggers run on shards or on every placement); false without Citus';
+
+-- Whether this backend runs Citus's own commands: a coordinator's
+-- connection to a worker (shard DDL, metadata sync), the rebalancer, a
+-- shard move or split (Citus names them by application_name,
+-- src/include/distributed/connection_management.h).  glicko2's event
+-- triggers do nothing there: the command they would act on was the user's
+-- on the coordinator, where they ran.
+CREATE FUNCTION glicko2_internal.glicko2_citus_internal()
+  RETURNS boolean
+  LANGUAGE sql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+  SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL
+     AND (current_setting('application_name') LIKE 'citus\_internal gpid=%'
+          OR current_setting('application_name') LIKE 'citus\_rebalancer gpid=%'
+          OR current_setting('application_name') LIKE 'citus\_shard\_%')
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_citus_internal() IS
+  'Helper of the event triggers: whether this backend runs Citus''s internal commands (shard creation, moves, splits, node activation), where they do nothing';
 
 -- A trigger's arguments (pg_trigger.tgargs: each ends with a NUL byte).
 CREATE FUNCTION glicko2_internal.glicko2_trigger_args(trigger oid)
@@ -101,6 +165,8 @@ AS $$
   WITH RECURSIVE tree(r) AS (
       SELECT d.objid FROM pg_event_trigger_ddl_commands() d
       WHERE d.classid = 'pg_class'::regclass AND d.command_tag IN ('CREATE TABLE', 'ALTER TABLE')
+        -- (Citus's shards: Citus gives them the triggers of their table)
+        AND NOT glicko2_internal.glicko2_citus_shard(d.objid)
     UNION
       SELECT i.inhrelid FROM tree JOIN pg_inherits i ON i.inhparent = tree.r
   )

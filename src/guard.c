@@ -12,6 +12,13 @@
  * scope once per statement, keeps the latest closed period per trigger and
  * compares each row's period with it, so a written row costs one comparison.
  *
+ * On a table Citus distributes the trigger runs on the shards, on the
+ * workers, where glicko2_closes (the coordinator's) says nothing: a guard
+ * there carries 'citus=key' and reads its row of the reference table
+ * glicko2_internal.glicko2_citus_guards on its own node instead, locking it
+ * FOR SHARE, which the close updates before it reads any game (see
+ * sql/guard.sql).  A guard that cannot read that row refuses every write.
+ *
  * The answer is kept until the command counter moves or the transaction
  * ends.  That is safe because the executor holds ROW EXCLUSIVE on the table
  * (and TRUNCATE ACCESS EXCLUSIVE) before the first row reaches the trigger,
@@ -31,6 +38,7 @@
 #include "catalog/pg_class.h"
 #include "catalog/pg_depend.h"
 #include "catalog/pg_inherits.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_rewrite.h"
 #include "catalog/pg_trigger.h"
 #include "catalog/pg_type.h"
@@ -142,7 +150,7 @@ add_parents(List *tables, Oid relid)
  */
 static void
 guard_scope(Oid relid, const char *tgname, int nargs, char **args,
-			List **named, List **games, char **period_column)
+			List **named, List **games, char **period_column, char **citus)
 {
 	char	   *schema = get_namespace_name(get_rel_namespace(relid));
 	int			i;
@@ -150,6 +158,7 @@ guard_scope(Oid relid, const char *tgname, int nargs, char **args,
 	*named = NIL;
 	*games = NIL;
 	*period_column = pstrdup("period");
+	*citus = NULL;
 	for (i = 0; i < nargs; i++)
 	{
 		List	   *names;
@@ -158,6 +167,11 @@ guard_scope(Oid relid, const char *tgname, int nargs, char **args,
 		if (strncmp(args[i], "period_column=", strlen("period_column=")) == 0)
 		{
 			*period_column = pstrdup(args[i] + strlen("period_column="));
+			continue;
+		}
+		if (strncmp(args[i], "citus=", strlen("citus=")) == 0)
+		{
+			*citus = pstrdup(args[i] + strlen("citus="));
 			continue;
 		}
 		names = textToQualifiedNameList(cstring_to_text(args[i]));
@@ -215,9 +229,10 @@ glicko2_guard_scope(PG_FUNCTION_ARGS)
 	List	   *named;
 	List	   *games;
 	char	   *period_column;
+	char	   *citus;
 	TupleDesc	desc;
-	Datum		values[3];
-	bool		nulls[3] = {false, false, false};
+	Datum		values[4];
+	bool		nulls[4] = {false, false, false, false};
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "glicko2_guard_scope must return a record");
@@ -251,10 +266,12 @@ glicko2_guard_scope(PG_FUNCTION_ARGS)
 	systable_endscan(scan);
 	table_close(triggers, AccessShareLock);
 
-	guard_scope(relid, tgname, nargs, args, &named, &games, &period_column);
+	guard_scope(relid, tgname, nargs, args, &named, &games, &period_column, &citus);
 	values[0] = regclass_array(named);
 	values[1] = regclass_array(games);
 	values[2] = DirectFunctionCall1(namein, CStringGetDatum(period_column));
+	values[3] = citus ? CStringGetTextDatum(citus) : (Datum) 0;
+	nulls[3] = citus == NULL;
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }
 
@@ -423,6 +440,124 @@ closes_plan(Oid fn_oid)
 }
 
 /*
+ * One ratings table's last closed period (text, from the record): kept if
+ * it is the latest so far, in the period column's type.
+ */
+static void
+keep_closed(GuardState *s, Relation rel, const char *period_column,
+			const char *ratings, const char *period)
+{
+	Oid			input;
+	Oid			ioparam;
+	Datum		value;
+	MemoryContext old;
+	ClosedPeriodReading reading;
+	ErrorContextCallback callback = {NULL, closed_period_context, NULL};
+
+	if (s->attnum == InvalidAttrNumber)
+		read_period_column(s, rel, period_column);
+	getTypeInputInfo(s->typid, &input, &ioparam);
+	reading.period = period;
+	reading.ratings = ratings;
+	reading.column = period_column;
+	reading.rel = rel;
+	callback.arg = &reading;
+	callback.previous = error_context_stack;
+	error_context_stack = &callback;
+	old = MemoryContextSwitchTo(guard_cxt);
+	value = OidInputFunctionCall(input, (char *) period, ioparam, -1);
+	error_context_stack = callback.previous;
+	if (!s->closed || compare_periods(s, value, s->last) > 0)
+	{
+		if (s->closed)
+		{
+			pfree(s->last_text);
+			pfree(s->ratings);
+			if (!s->typbyval)
+				pfree(DatumGetPointer(s->last));
+		}
+		s->last = value;
+		s->last_text = pstrdup(period);
+		s->ratings = pstrdup(ratings);
+		s->closed = true;
+	}
+	else if (!s->typbyval)
+		pfree(DatumGetPointer(value));
+	MemoryContextSwitchTo(old);
+}
+
+/* A Citus guard that cannot read its state refuses: it would guard nothing. */
+static void
+citus_state_missing(TriggerData *td, const char *key, const char *why)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			errmsg("write to %s refused: its guard %s cannot read the guard state of %s on this node: %s",
+				   relation_name(td->tg_relation), td->tg_trigger->tgname, key, why),
+			errdetail("Without it the guard cannot tell which periods are closed, and a game written to a closed period would never be rated."),
+			errhint("Call glicko2_guard_games on %s on the coordinator (with citus.enable_unsafe_triggers on).", key));
+}
+
+/*
+ * The closes a Citus guard covers, from its row of glicko2_citus_guards on
+ * this node (the reference table's copy here, a shard of it): locked FOR
+ * SHARE first (a close updating the row is waited for, a close that comes
+ * later waits for this transaction), then read with the latest snapshot.
+ */
+static void
+read_citus_closes(GuardState *s, TriggerData *td, const char *key,
+				  List *named, const char *period_column)
+{
+	Oid			argtypes[1] = {TEXTOID};
+	Datum		values[1];
+	char	   *placement;
+	char	   *query;
+	uint64		i;
+
+	if (!OidIsValid(get_relname_relid("pg_dist_shard", PG_CATALOG_NAMESPACE)))
+		citus_state_missing(td, key, "Citus is not installed");
+	if (SPI_execute("SELECT pg_catalog.to_regclass(pg_catalog.shard_name(s.logicalrelid, s.shardid))::pg_catalog.text"
+					" FROM pg_catalog.pg_dist_shard s"
+					" WHERE s.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.to_regclass('glicko2_internal.glicko2_citus_guards')",
+					true, 2) != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute failed");
+	placement = SPI_processed == 1 ? SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1) : NULL;
+	if (placement == NULL)
+		citus_state_missing(td, key, "glicko2_internal.glicko2_citus_guards has no copy here");
+
+	values[0] = CStringGetTextDatum(key);
+	query = psprintf("SELECT 1 FROM %s g WHERE g.games OPERATOR(pg_catalog.=) $1 FOR SHARE", placement);
+	if (SPI_execute_with_args(query, 1, argtypes, values, NULL, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute failed: %s", query);
+	if (SPI_processed != 1)
+		citus_state_missing(td, key, "it has no row there");
+	query = psprintf("SELECT e.key, e.value FROM %s g, pg_catalog.jsonb_each_text(g.closed) e"
+					 " WHERE g.games OPERATOR(pg_catalog.=) $1", placement);
+	PushActiveSnapshot(GetLatestSnapshot());
+	if (SPI_execute_with_args(query, 1, argtypes, values, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute failed: %s", query);
+	PopActiveSnapshot();
+	for (i = 0; i < SPI_processed; i++)
+	{
+		char	   *ratings = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+		char	   *period = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2);
+		ListCell   *lc;
+		bool		covered = (named == NIL);
+
+		/* (a guard naming ratings tables: their closes only) */
+		foreach(lc, named)
+		{
+			char	   *name = qualified_name(lfirst_oid(lc));
+
+			if (name != NULL && strcmp(name, ratings) == 0)
+				covered = true;
+		}
+		if (covered && period != NULL)
+			keep_closed(s, td->tg_relation, period_column, ratings, period);
+	}
+}
+
+/*
  * Reads what the trigger guards: the last period closed of each ratings
  * table it covers, keeping the latest (in the period column's type).  The
  * query sees every close committed before now (a writer that waited for a
@@ -437,12 +572,11 @@ read_closes(GuardState *s, TriggerData *td, Oid fn_oid)
 	List	   *named;
 	List	   *games;
 	char	   *period_column;
+	char	   *citus;
 	Datum		values[2];
 	Oid			previous = InvalidOid;
 	uint64		i;
 	int			ret;
-	ClosedPeriodReading reading;
-	ErrorContextCallback callback = {NULL, closed_period_context, NULL};
 
 	if (s->valid && s->closed)
 	{
@@ -453,13 +587,22 @@ read_closes(GuardState *s, TriggerData *td, Oid fn_oid)
 	}
 	s->valid = false;
 	s->closed = false;
+	s->attnum = InvalidAttrNumber;
 
 	guard_scope(RelationGetRelid(rel), trigger->tgname, trigger->tgnargs, trigger->tgargs,
-				&named, &games, &period_column);
-	values[0] = regclass_array(named);
-	values[1] = regclass_array(games);
+				&named, &games, &period_column, &citus);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	if (citus != NULL)
+	{
+		read_citus_closes(s, td, citus, named, period_column);
+		SPI_finish();
+		s->cid = GetCurrentCommandId(false);
+		s->valid = true;
+		return;
+	}
+	values[0] = regclass_array(named);
+	values[1] = regclass_array(games);
 
 	/*
 	 * (the latest snapshot, also under REPEATABLE READ: a close committed
@@ -470,18 +613,11 @@ read_closes(GuardState *s, TriggerData *td, Oid fn_oid)
 	PopActiveSnapshot();
 	if (ret != SPI_OK_SELECT)
 		elog(ERROR, "SPI_execute_plan failed");
-	if (SPI_processed > 0)
-		read_period_column(s, rel, period_column);
 	for (i = 0; i < SPI_processed; i++)
 	{
 		bool		isnull;
 		Oid			ratings = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
-		char	   *period;
-		Oid			input;
-		Oid			ioparam;
-		Datum		value;
 		char	   *name;
-		MemoryContext old;
 
 		if (ratings == previous)	/* (not the last close of this ratings
 									 * table) */
@@ -496,35 +632,8 @@ read_closes(GuardState *s, TriggerData *td, Oid fn_oid)
 		name = qualified_name(ratings);
 		if (name == NULL)
 			continue;
-		period = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2);
-		getTypeInputInfo(s->typid, &input, &ioparam);
-		reading.period = period;
-		reading.ratings = name;
-		reading.column = period_column;
-		reading.rel = rel;
-		callback.arg = &reading;
-		callback.previous = error_context_stack;
-		error_context_stack = &callback;
-		old = MemoryContextSwitchTo(guard_cxt);
-		value = OidInputFunctionCall(input, period, ioparam, -1);
-		error_context_stack = callback.previous;
-		if (!s->closed || compare_periods(s, value, s->last) > 0)
-		{
-			if (s->closed)
-			{
-				pfree(s->last_text);
-				pfree(s->ratings);
-				if (!s->typbyval)
-					pfree(DatumGetPointer(s->last));
-			}
-			s->last = value;
-			s->last_text = pstrdup(period);
-			s->ratings = pstrdup(name);
-			s->closed = true;
-		}
-		else if (!s->typbyval)
-			pfree(DatumGetPointer(value));
-		MemoryContextSwitchTo(old);
+		keep_closed(s, rel, period_column, name,
+					SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2));
 	}
 	SPI_finish();
 	s->cid = GetCurrentCommandId(false);

@@ -7,6 +7,7 @@
 
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
@@ -611,6 +612,40 @@ live_hierarchy(GlickoLiveEntry *e, TriggerData *trigdata)
 	}
 }
 
+/*
+ * A live trigger on a table Citus distributes or replicates runs on its
+ * shards (or on every copy): it would lock the players' rows from one node
+ * in no order shared with the others, or rate a game once per copy.  It is
+ * refused; the supported path on Citus is a function the writer calls.
+ * (The catalog of Citus is read only where it is installed, once per
+ * trigger built.)
+ */
+static void
+refuse_citus_table(TriggerData *trigdata)
+{
+	Oid			argtypes[1] = {OIDOID};
+	Datum		values[1];
+	bool		isnull;
+	char	   *fn = get_func_name(trigdata->tg_trigger->tgfoid);
+
+	if (!OidIsValid(get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE)))
+		return;
+	values[0] = ObjectIdGetDatum(RelationGetRelid(trigdata->tg_relation));
+	if (SPI_execute_with_args("SELECT glicko2_internal.glicko2_citus_placed($1)", 1, argtypes, values,
+							  NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "glicko2_citus_placed failed");
+	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)) || isnull)
+		return;
+	ereport(ERROR,
+			errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			errmsg("live trigger %s (%s) cannot rate rows written to %s: Citus distributes the table",
+				   trigdata->tg_trigger->tgname, fn ? fn : "?", RelationGetRelationName(trigdata->tg_relation)),
+			errdetail("A trigger runs on one shard's node: it cannot lock both players' rows on other nodes in one order, so concurrent games could be rated out of order or deadlock."),
+			fn != NULL && strcmp(fn, "glicko2_rate_games") == 0
+			? errhint("Call glicko2_rate_game(ratings, player, opponent, score, played_at[, options]) in the transaction that writes the game (docs/citus.md, Live ratings).")
+			: errhint("See docs/citus.md, Live ratings, for rating on Citus."));
+}
+
 GlickoLiveEntry *
 glicko_live_entry(TriggerData *trigdata, Oid extension_namespace, GlickoLiveBuild build)
 {
@@ -643,6 +678,7 @@ glicko_live_entry(TriggerData *trigdata, Oid extension_namespace, GlickoLiveBuil
 		MemoryContextReset(e->cxt);
 		e->hierarchy = NULL;
 		e->n_hierarchy = 0;
+		refuse_citus_table(trigdata);
 		e->table_relid = RelationGetRelid(trigdata->tg_relation);
 		live_hierarchy(e, trigdata);
 		build(e, trigdata, extension_namespace);

@@ -8,9 +8,13 @@
 # and two workers on loopback (ports CITUS_PORT, +1, +2; default 57636),
 # installs glicko2 on the coordinator (Citus propagates it to the workers),
 # runs each test/citus/*.sql with psql on the coordinator and compares its
-# output with test/citus/expected/NAME.out, prints "ok NAME" or "FAILED NAME"
-# per file and "citus: N/M" last, and stops and removes everything.  A file
-# without expected output (bench/citus_close.sql) is run and its output shown.
+# output with test/citus/expected/NAME.out, then each test/citus/*.sh (a
+# script that passes by its exit status, its output shown when it fails; it
+# sees PGHOST, PGUSER, CITUS_PORT, CITUS_DIR (this cluster's directory, for
+# a node of its own) and the server's bindir on PATH), prints "ok NAME" or
+# "FAILED NAME" per file and "citus: N/M" last, and stops and removes
+# everything.  A file without expected output (bench/citus_close.sql) is run
+# and its output shown.
 # Set CITUS_KEEP=DIR to keep the data directories and logs in DIR.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -59,6 +63,7 @@ listen_addresses = '127.0.0.1'
 unix_socket_directories = '$dir'
 shared_preload_libraries = 'citus'
 max_prepared_transactions = 100
+wal_level = logical
 fsync = off
 EOF
   as_server "$bindir/pg_ctl" -D "$dir/node$n" -l "$dir/node$n.log" -w start >/dev/null ||
@@ -78,10 +83,18 @@ for n in 1 2; do
 done
 
 mkdir -p "$dir/results"
-tests=("$@"); [ ${#tests[@]} -gt 0 ] || tests=(test/citus/*.sql)
+tests=("$@"); [ ${#tests[@]} -gt 0 ] || tests=(test/citus/*.sql test/citus/*.sh)
 ok=0; total=0
 for t in "${tests[@]}"; do
-  name=$(basename "$t" .sql); total=$((total + 1))
+  name=$(basename "$t"); name=${name%.*}; total=$((total + 1))
+  if [[ $t == *.sh ]]; then
+    if CITUS_PORT=$port CITUS_DIR=$dir bash "$t" >"$dir/results/$name.out" 2>&1; then
+      echo "ok      $name"; ok=$((ok + 1))
+    else
+      echo "FAILED  $name"; tail -40 "$dir/results/$name.out"
+    fi
+    continue
+  fi
   if [ ! -f "test/citus/expected/$name.out" ]; then
     # Not a test (e.g. bench/citus_close.sql): run it, print what it says.
     echo "== $t"
