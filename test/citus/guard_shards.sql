@@ -39,7 +39,7 @@ FROM run_command_on_all_nodes($$SELECT count(*) FROM pg_trigger t
   WHERE t.tgrelid::regclass::text ~ '^guard_shards\.games_\d+$' AND t.tgname LIKE 'refuse\_closed\_games\_%'
     AND t.tgfoid = 'glicko2_refuse_closed_games()'::regprocedure$$);
 SELECT tgname, (glicko2_guard_scope(oid)).citus FROM pg_trigger
-WHERE tgrelid = 'games'::regclass ORDER BY tgname;
+WHERE tgrelid = 'games'::regclass AND tgfoid = 'glicko2_refuse_closed_games()'::regprocedure ORDER BY tgname;
 SELECT * FROM glicko2_guard_gaps('games', 'ratings');
 CALL glicko2_close_period('ratings', 'games', 1);
 SELECT period, games, unguarded FROM glicko2_closes WHERE ratings = 'ratings'::regclass;
