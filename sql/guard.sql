@@ -251,6 +251,13 @@ BEGIN
   citus := glicko2_internal.glicko2_citus_distributed(games);
   IF citus THEN
     PERFORM glicko2_internal.glicko2_citus_guard_prepare(games);
+    -- (a guard already there whose row of the guard state is missing, after
+    -- a restore say: its row again, from glicko2_closes)
+    PERFORM glicko2_internal.glicko2_citus_guard_seed(t.oid)
+    FROM pg_trigger t, LATERAL @extschema@.glicko2_guard_scope(t.oid) sc
+    WHERE t.tgrelid IN (SELECT glicko2_internal.glicko2_close_tables(glicko2_guard_games.games))
+      AND t.tgfoid = '@extschema@.glicko2_refuse_closed_games()'::regprocedure
+      AND sc.citus IS NOT NULL AND NOT glicko2_internal.glicko2_citus_guard_ready(sc.citus);
   END IF;
   -- Partitioned tables first, so that their partitions get the row trigger as a clone.
   FOR gap IN SELECT g.* FROM @extschema@.glicko2_guard_gaps(games, NULL) g

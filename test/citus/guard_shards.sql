@@ -102,6 +102,22 @@ FROM run_command_on_workers('TRUNCATE guard_shards.games');
 -- Nothing changed.
 SELECT period, count(*) AS games FROM games GROUP BY period ORDER BY period;
 
+-- Fail closed: without its row of the guard state (lost in a restore, say)
+-- the guard refuses every write, to an open period too, and a close finds
+-- the table unguarded; glicko2_guard_games writes the row again from the
+-- record of the closes.
+DELETE FROM glicko2_internal.glicko2_citus_guards WHERE games = 'guard_shards.games';
+SELECT attempt('insert', player_id, 3) FROM probe ORDER BY player_id LIMIT 1;
+SELECT result, count(*) FROM run_command_on_workers(
+  format('SELECT guard_shards.attempt(%L, %s, %s)', 'insert', (SELECT min(player_id) FROM probe), 3))
+GROUP BY result;
+SELECT * FROM glicko2_guard_gaps('games', 'ratings');
+CALL glicko2_guard_games('games');
+SELECT games, closed FROM glicko2_internal.glicko2_citus_guards WHERE games = 'guard_shards.games';
+SELECT * FROM glicko2_guard_gaps('games', 'ratings');
+SELECT attempt('insert', player_id, 1) AS closed_period, attempt('insert', player_id, 3) AS open_period
+FROM probe ORDER BY player_id LIMIT 1;
+
 -- Live triggers are refused on the distributed table (on its shards),
 -- naming the supported path.
 CREATE TRIGGER rate AFTER INSERT ON games FOR EACH ROW
