@@ -32,7 +32,9 @@ EOF
 # Each writer's statements, drawn in advance (awk's generator, seeded per
 # writer): periods 1 to CLOSES + 1, so a statement may hit a period closed
 # meanwhile, the one being closed, or an open one.  A game is inserted with
-# an id of the writer's own; later statements move or delete games it wrote.
+# an id of the writer's own; later statements move or delete games it wrote
+# (run again while the closes last, the ids repeat: each statement still
+# moves or deletes whole games, which is all the counts need).
 origins=("$CITUS_PORT" $((CITUS_PORT + 1)) $((CITUS_PORT + 2)))
 pids=()
 for o in 0 1 2; do
@@ -62,7 +64,12 @@ for o in 0 1 2; do
           }
         }
       }' >"$work/w$id.sql"
-    psql -X -p "${origins[$o]}" -v VERBOSITY=terse -f "$work/w$id.sql" >"$work/w$id.out" 2>&1 &
+    # (again until the closes are done: a close on the workers can take
+    # longer than a writer's statements, and the guard must meet them)
+    ( while :; do
+        psql -X -p "${origins[$o]}" -v VERBOSITY=terse -f "$work/w$id.sql" >>"$work/w$id.out" 2>&1
+        [ -f "$work/closed" ] && break
+      done ) &
     pids+=($!)
   done
 done
@@ -73,12 +80,13 @@ for p in $(seq 1 "$closes"); do
   q -c "CALL glicko2_close_period('guard_writers.ratings', 'guard_writers.games', $p)" >"$work/close$p.out" 2>&1 ||
     { echo "close of period $p failed:"; cat "$work/close$p.out"; }
 done
+touch "$work/closed"
 for pid in "${pids[@]}"; do wait "$pid"; done
 
 accepted=$(cat "$work"/w*.out | grep -cE '^(INSERT 0 1|UPDATE 1|DELETE 1|COMMIT)$')
 refused=$(cat "$work"/w*.out | grep -c 'ERROR:  .* refused: guard_writers.ratings has closed period')
 other=$(cat "$work"/w*.out | grep 'ERROR:' | grep -vc 'refused: guard_writers.ratings has closed period\|current transaction is aborted')
-echo "writers: $((3 * writers)) (coordinator and each worker), statements: $((3 * writers * statements))"
+echo "writers: $((3 * writers)) (coordinator and each worker), statements: $(cat "$work"/w*.sql | wc -l) per pass, each writer again until the closes were done"
 echo "writes accepted: $accepted, refused by the guard (55000): $refused, other errors: $other"
 cat "$work"/w*.out | grep 'ERROR:' | grep -v 'refused: guard_writers.ratings has closed period\|current transaction is aborted' | sort | uniq -c | head -5
 
