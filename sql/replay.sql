@@ -353,7 +353,7 @@ BEGIN
     RAISE EXCEPTION 'glicko2_recompute needs the history table of %', ratings
       USING ERRCODE = '22004',
             DETAIL = 'The ratings before the period are read back from the history table.',
-            HINT = 'Without a history, rebuild everything with glicko2_replay.';
+            HINT = 'Without a history, rebuild everything with glicko2_replay (glicko2_replay_matches for a league of matches).';
   END IF;
   period_type := glicko2_internal.glicko2_column_type(games, period_column, 'period_column');
   history_type := glicko2_internal.glicko2_column_type(history, 'period', 'history');
@@ -432,7 +432,7 @@ BEGIN
       RAISE EXCEPTION 'history table % has no ratings for period %', history, before
         USING ERRCODE = '55000',
               DETAIL = format('The ratings of %s before period %s cannot be read back.', ratings, start_period),
-              HINT = 'Rebuild everything with glicko2_replay.';
+              HINT = 'Rebuild everything with glicko2_replay (glicko2_replay_matches for a league of matches).';
     END IF;
     EXECUTE format('SELECT count(*) FILTER (WHERE h.player_id IS NULL), count(h.player_id) FROM %1$s r
                       LEFT JOIN %2$s h ON h.player_id = r.%3$I AND h.period = CAST($1 AS %4$s)',

@@ -318,6 +318,37 @@ DROP TABLE s6;   -- its kept pairs go with it
 SELECT count(*) AS pairs_kept FROM glicko2_teammates_history WHERE ratings = 'r6'::regclass;
 SELECT regexp_replace(try($$CALL glicko2_recompute('r6', 'm', 2, 'h6')$$), 'OID [0-9]+', 'OID n') AS dropped_store;
 
+-- 9. A season reset between periods 2 and 3 of a league with a store: a
+-- recompute from period 2 or 3 and a replay apply it again at its place,
+-- the same bits.
+CREATE TABLE r8 (player_id int PRIMARY KEY, rating glicko2_rating);
+CREATE TABLE h8 (player_id int, period int, rating glicko2_rating);
+CALL glicko2_teammates_create('s8', 'r8');
+CALL glicko2_close_matches('r8', 'm', 1, history => 'h8', teammates => 's8');
+CALL glicko2_close_matches('r8', 'm', 2, history => 'h8', teammates => 's8');
+CALL glicko2_season_reset('r8', 1, keep => 0.5, rd => 250);
+CALL glicko2_close_matches('r8', 'm', 3, history => 'h8', teammates => 's8');
+CALL glicko2_close_matches('r8', 'm', 4, history => 'h8', teammates => 's8');
+CREATE TABLE r8_closed AS TABLE r8;
+CREATE TABLE h8_closed AS TABLE h8;
+CREATE TABLE s8_closed AS TABLE s8;
+CALL glicko2_recompute('r8', 'm', 3, 'h8');
+SELECT differ('r8', 'r8_closed') AS ratings_differ, differ('h8', 'h8_closed') AS history_differ,
+       differ('s8', 's8_closed') AS store_differs;
+CALL glicko2_recompute('r8', 'm', 2, 'h8');
+SELECT differ('r8', 'r8_closed') AS ratings_differ, differ('h8', 'h8_closed') AS history_differ,
+       differ('s8', 's8_closed') AS store_differs;
+CALL glicko2_replay_matches('r8', 'm', history => 'h8', teammates => 's8');
+SELECT differ('r8', 'r8_closed') AS ratings_differ, differ('h8', 'h8_closed') AS history_differ,
+       differ('s8', 's8_closed') AS store_differs,
+       (SELECT format('%s after close %s (period %s)', season, after_close, after_period)
+        FROM glicko2_season_resets WHERE ratings = 'r8'::regclass) AS reset;
+-- (without the reset the league would differ: it is not a no-op here)
+CREATE TABLE r9 (player_id int PRIMARY KEY, rating glicko2_rating);
+CALL glicko2_teammates_create('s9', 'r9');
+CALL glicko2_replay_matches('r9', 'm', teammates => 's9');
+SELECT differ('r9', 'r8') > 0 AS reset_matters;
+
 -- 8. Row-level security of the kept pairs: a role sees the pairs of a store
 -- it may read, and deletes none without UPDATE on the ratings and the store.
 CREATE ROLE regress_matches_replay_reader;
@@ -339,6 +370,7 @@ DROP ROLE regress_matches_replay_reader;
 RESET search_path;
 DELETE FROM glicko2_closes WHERE ratings::text LIKE 'matches_replay.%';
 DELETE FROM glicko2_teammates_history WHERE ratings::text LIKE 'matches_replay.%';
+DELETE FROM glicko2_season_resets WHERE ratings::text LIKE 'matches_replay.%';
 SET client_min_messages = warning;
 DROP SCHEMA matches_replay CASCADE;
 RESET client_min_messages;
