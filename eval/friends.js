@@ -183,24 +183,29 @@ function coverageBy(groups, strengths, closes) {
 const results = [], checks = [];
 let failed = false;
 function agreement(what, ext, ref) {
-  let worst = 0;
+  // (where: the quantity and the period of the worst difference, both values)
+  let worst = 0, where = '';
+  const note = (d, k, f, e, r) => {
+    if (Number.isNaN(d) || d > worst) { worst = Number.isNaN(d) ? Infinity : d; where = `${f}, period ${k + 1}: ${e} (reference ${r})`; }
+  };
   ext.forEach((close, k) => {
     for (const [id, r] of close.ratings) {
       const q = ref[k].ratings.get(id);
       if (!q) { worst = Infinity; continue; }
-      for (const f of ['rating', 'rd', 'volatility']) worst = Math.max(worst, Math.abs(r[f] - q[f]) / Math.max(1, Math.abs(q[f])));
+      for (const f of ['rating', 'rd', 'volatility']) note(Math.abs(r[f] - q[f]) / Math.max(1, Math.abs(q[f])), k, f, r[f], q[f]);
     }
     if (close.ratings.size !== ref[k].ratings.size) worst = Infinity;
     if (close.store) {
       for (const [p, c] of ref[k].store) {
         const e = close.store.get(p);
-        worst = Math.max(worst, e === undefined ? Infinity : Math.abs(e - c) / Math.max(1, Math.abs(c)));
+        if (e === undefined) worst = Infinity;
+        else note(Math.abs(e - c) / Math.max(1, Math.abs(c)), k, 'covariance', e, c);
       }
       if (close.store.size !== ref[k].store.size) worst = Infinity;
     }
   });
   const ok = worst <= 1e-9;
-  checks.push({ check: `extension = reference, ${what}`, worst, ok });
+  checks.push({ check: `extension = reference, ${what}`, worst, ok, where });
   if (!ok) failed = true;
 }
 
@@ -296,8 +301,8 @@ if (fitPriorOn) {
     md += `| ${fmtLeague(r)} | ${r.rater === 'teammates' ? 'store' : r.rater} | ${priorCandidates.map((c) => (c === r.max_rd ? `**${r.losses[c].toFixed(5)}**` : r.losses[c].toFixed(5))).join(' | ')} |\n`;
 }
 if (checks.length) {
-  md += `\n| check | worst difference | |\n|---|---|---|\n`;
-  for (const c of checks) md += `| ${c.check} | ${c.worst.toExponential(2)} | ${c.ok ? 'ok' : 'FAILED'} |\n`;
+  md += `\n| check | worst difference | | where |\n|---|---|---|---|\n`;
+  for (const c of checks) md += `| ${c.check} | ${c.worst.toExponential(2)} | ${c.ok ? 'ok' : 'FAILED'} | ${c.where ?? ''} |\n`;
 }
 const settings = { ...size, seed, sd: sd0 * SCALE, formats, worlds, together: togethers, edges: edgeOpts, leaver_policy: fullLeavers ? 'full' : 'shares',
                    edge_model: edgeModel ? 'given' : 'none',
