@@ -153,8 +153,8 @@ CREATE FUNCTION glicko2_internal.glicko2_teammates_terms(
 COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_terms(text, float8, glicko2_rating[], int[], int[], int[], bigint[], float8[], int[], float8, float8, int[], int[], float8[]) IS
   'Helper of glicko2_close_matches with a teammates store: from one period''s rows (numbered: players from 0 in key order, matches, teams; ratings by player number, NULL unrated; each row''s party within its match, -1 alone, NULL none, and the advantages) and the store''s pairs, every player''s Step 3/4 sums, one row a player with games (partner NULL: today''s sides summed for a player without pairs, the effective sums of a player rated over his neighbourhood) and the pairs kept after the period with their correlations (information and surprise NULL)';
 
--- A teammates store's columns, checked: player_a and player_b of the ratings
--- key's type, covariance float8.
+-- A teammates store's columns, checked (the close and the live trigger):
+-- player_a and player_b of the ratings key's type, covariance float8.
 CREATE FUNCTION glicko2_internal.glicko2_teammates_check(teammates regclass, key_type regtype)
   RETURNS void
   LANGUAGE plpgsql STABLE PARALLEL SAFE
@@ -176,7 +176,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_check(regclass, regtype) IS
-  'Helper of glicko2_close_matches: an ERROR unless the teammates store is a table with player_a and player_b of the ratings key''s type and covariance float8';
+  'Helper of glicko2_close_matches and of glicko2_rate_matches'' teammates option: an ERROR unless the teammates store is a table with player_a and player_b of the ratings key''s type and covariance float8';
 
 CREATE PROCEDURE glicko2_teammates_create(name text, ratings regclass, player_column name DEFAULT 'player_id')
   LANGUAGE plpgsql
@@ -200,6 +200,8 @@ BEGIN
                  ' PRIMARY KEY (player_a, player_b), CHECK (player_a < player_b),'
                  ' CHECK (covariance > CAST(''-Infinity'' AS float8) AND covariance < CAST(''Infinity'' AS float8)))',
                  ident, key_type);
+  -- (the live trigger reads a player's pairs by either column)
+  EXECUTE format('CREATE INDEX ON %s (player_b)', ident);
   EXECUTE format('COMMENT ON TABLE %s IS %L', ident,
                  format('glicko2 teammates store of %s: the covariance (rating points squared) of pairs of recurring teammates', ratings));
 END

@@ -49,6 +49,7 @@
 
 #include "core/team.h"
 #include "live_rows.h"
+#include "live_teammates.h"
 #include "relation.h"
 #include "rating.h"
 #include "team_method.h"
@@ -90,6 +91,8 @@ typedef struct MatchTrigger
 	Oid			party_collation;
 	FmgrInfo	party_eq;
 	GlickoTeamAdvantage advantage;
+	const char *teammates;		/* the store's name, NULL: none */
+	GlickoLiveMates mates;
 	GlickoLiveRatings ratings;
 	Oid			key_array_type; /* of the matches' player column */
 	Oid			match_array_type;
@@ -108,7 +111,7 @@ static const char *const option_names =
 "period, tau, max_rd, method, player_column, rating_column, rated_at_column, "
 "match_column, match_player_column, team_column, place_column, played_at_column, "
 "weight_column, party_column, party_advantage, size_advantage, "
-"min_rating, max_change, max_volatility";
+"min_rating, max_change, max_volatility, teammates";
 
 /* One 'name=value' trigger argument; column names go to names[]. */
 static void
@@ -124,6 +127,11 @@ parse_option(const char *arg, MatchTrigger *t, const char **names, const char *t
 	if (strcmp(name, "method") == 0)
 	{
 		t->method = glicko2_team_method(cstring_to_text(value));
+		return;
+	}
+	if (strcmp(name, "teammates") == 0)
+	{
+		t->teammates = MemoryContextStrdup(cxt, value);
 		return;
 	}
 	if (strcmp(name, "party_column") == 0)
@@ -313,6 +321,9 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 	e->plans[SPLIT_PLAN] = glicko_live_prepare(psprintf("%s ORDER BY v.i LIMIT 1",
 														psprintf(other, 1, 2)),
 											   2, types);
+	if (t->teammates)
+		glicko_live_mates_open(&t->mates, e, t->teammates, matches, rt, t->method, SPLIT_PLAN + 1,
+							   e->cxt);
 	e->state = t;
 }
 
@@ -773,7 +784,7 @@ lock_matches(const MatchTrigger *t, Relation matches, const MatchRow *rows, cons
  */
 static void
 rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match *m,
-	 int n_matches, GlickoLiveRow *locked)
+	 int n_matches, GlickoLiveRow *locked, GlickoLiveStore *store)
 {
 	int			most = 0;
 	Glicko2Rating *pre;
@@ -781,6 +792,7 @@ rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match 
 	int		   *team;
 	int		   *party;
 	int64	   *place;
+	int		   *player;
 	GlickoSums *sums;
 
 	for (int i = 0; i < n_matches; i++)
@@ -790,6 +802,7 @@ rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match 
 	team = palloc(sizeof(int) * most);
 	party = palloc(sizeof(int) * most);
 	place = palloc(sizeof(int64) * most);
+	player = palloc(sizeof(int) * most);
 	sums = palloc(sizeof(GlickoSums) * most);
 
 	for (int i = 0; i < n_matches; i++)
@@ -814,9 +827,16 @@ rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match 
 			party[p] = mr[p].party_no;
 			share[p] = mr[p].share;
 			place[mr[p].team_no] = mr[p].place;
+			player[p] = mr[p].key;
 			memset(&sums[p], 0, sizeof(GlickoSums));
 		}
-		if (status == GLICKO_OK)
+		if (status == GLICKO_OK && store)
+			glicko_live_mates_match(store, &match, player, at, locked, &t->opt, sums,
+									psprintf("live rating of %s %s written to %s",
+											 t->col[COL_MATCH].name,
+											 value_text(t, COL_MATCH, mr[0].match),
+											 RelationGetRelationName(matches)));
+		else if (status == GLICKO_OK)
 		{
 			glicko_team_prepare(&match,
 								palloc(sizeof(double) * glicko_team_work_doubles(m[i].n, m[i].n_teams)),
@@ -835,6 +855,8 @@ rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match 
 			lr->rated_at = glicko_live_rated_at(lr, at);
 			lr->rated_at_null = false;
 		}
+		if (status == GLICKO_OK && store)
+			glicko_live_mates_after(store, locked);
 		if (status != GLICKO_OK)
 			glicko_report_status(status, psprintf("live rating of %s %s written to %s",
 												  t->col[COL_MATCH].name,
@@ -853,6 +875,7 @@ rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 	Match	   *m;
 	Datum	   *keys;
 	GlickoLiveRow *locked;
+	GlickoLiveStore *store = NULL;
 	Datum	   *first_at;
 	Datum	   *ids;
 	Datum	   *counts;
@@ -883,7 +906,11 @@ rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 	/* Each match once, after every player's row lock. */
 	lock_matches(t, matches, rows, m, n_matches);
 
-	rate(t, matches, rows, m, n_matches, locked);
+	/* The store's pairs of every player, after the match ids. */
+	if (t->teammates)
+		store = glicko_live_mates_read(&t->mates, e, &t->ratings, t->col[COL_PLAYER].type, n_keys, keys);
+
+	rate(t, matches, rows, m, n_matches, locked, store);
 
 	/*
 	 * Every player's row written once (rated_at never moves back), unless a
@@ -924,6 +951,9 @@ rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 	glicko2_require_written(e->ratings_relid, written, n_keys,
 							psprintf("live rating of the matches written to %s",
 									 RelationGetRelationName(matches)));
+	if (store)
+		glicko_live_mates_write(&t->mates, e, &t->ratings, store, t->col[COL_PLAYER].type, keys,
+								psprintf("the matches written to %s", RelationGetRelationName(matches)));
 }
 
 /* glicko2_rate_matches(): AFTER INSERT ... REFERENCING NEW TABLE ... FOR EACH STATEMENT. */

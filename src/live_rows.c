@@ -165,6 +165,16 @@ require_unique_key(Oid relid, AttrNumber attnum, const char *column)
 						quote_identifier(column)));
 }
 
+Oid
+glicko_live_relation(const char *name, Relation table)
+{
+	RangeVar   *rv = makeRangeVarFromNameList(textToQualifiedNameList(cstring_to_text(name)));
+
+	if (rv->schemaname == NULL)
+		rv->schemaname = get_namespace_name(RelationGetNamespace(table));
+	return RangeVarGetRelid(rv, NoLock, true);
+}
+
 void
 glicko_live_open_ratings(GlickoLiveRatings *rt, const GlickoLiveOptions *opt,
 						 TriggerData *trigdata, Oid source_key_type, const char *source_column,
@@ -173,17 +183,13 @@ glicko_live_open_ratings(GlickoLiveRatings *rt, const GlickoLiveOptions *opt,
 	Trigger    *trigger = trigdata->tg_trigger;
 	Relation	table = trigdata->tg_relation;
 	const char *ratings_name = trigger->tgargs[0];
-	RangeVar   *rv;
 	AttrNumber	key_attnum,
 				rating_attnum,
 				rated_at_attnum;
 	MemoryContext old;
 
 	rt->unrated = glicko2_unrated(opt->max_rd);
-	rv = makeRangeVarFromNameList(textToQualifiedNameList(cstring_to_text(ratings_name)));
-	if (rv->schemaname == NULL)
-		rv->schemaname = get_namespace_name(RelationGetNamespace(table));
-	rt->relid = RangeVarGetRelid(rv, NoLock, true);
+	rt->relid = glicko_live_relation(ratings_name, table);
 	if (!OidIsValid(rt->relid))
 		ereport(ERROR,
 				errcode(ERRCODE_UNDEFINED_TABLE),
@@ -373,22 +379,14 @@ glicko_live_prepare_rows(GlickoLiveEntry *e, const GlickoLiveRatings *rt, Oid ke
 static void read_row(GlickoLiveRow *row, HeapTuple tup, TupleDesc desc, int first,
 					 const GlickoLiveRatings *rt, Oid key_type, Datum key);
 
-/* Lock the rows of n players (GLICKO_LIVE_LOCK); false (none locked) if one is missing. */
-static bool
-lock_rows(GlickoLiveEntry *e, const GlickoLiveRatings *rt, Oid key_type, int n,
-		  const Datum *keys, Datum key_array, GlickoLiveRow *rows)
+/* The rows a statement returned (array_position, then read_row's columns), by player. */
+static void
+rows_by_player(const GlickoLiveRatings *rt, Oid key_type, int n, const Datum *keys,
+			   GlickoLiveRow *rows)
 {
-	Datum		args[2] = {key_array, Int64GetDatum(n)};
-	int			ret;
-	TupleDesc	desc;
-	bool		all = true;
+	TupleDesc	desc = SPI_tuptable->tupdesc;
 
-	ret = SPI_execute_plan(e->plans[GLICKO_LIVE_LOCK], e->players > 0 ? (Datum *) keys : args,
-						   NULL, false, 0);
-	if (ret != SPI_OK_SELECT)
-		elog(ERROR, "live rating: lock of players failed: %s", SPI_result_code_string(ret));
 	memset(rows, 0, sizeof(GlickoLiveRow) * n);
-	desc = SPI_tuptable->tupdesc;
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[i];
@@ -396,12 +394,63 @@ lock_rows(GlickoLiveEntry *e, const GlickoLiveRatings *rt, Oid key_type, int n,
 		int			position = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
 
 		if (isnull || position < 1 || position > n)
-			elog(ERROR, "live rating: a locked row is none of the players");
+			elog(ERROR, "live rating: a row read is none of the players");
 		read_row(&rows[position - 1], tup, desc, 2, rt, key_type, keys[position - 1]);
 	}
+}
+
+/* Lock the rows of n players (GLICKO_LIVE_LOCK); false (none locked) if one is missing. */
+static bool
+lock_rows(GlickoLiveEntry *e, const GlickoLiveRatings *rt, Oid key_type, int n,
+		  const Datum *keys, Datum key_array, GlickoLiveRow *rows)
+{
+	Datum		args[2] = {key_array, Int64GetDatum(n)};
+	int			ret;
+	bool		all = true;
+
+	ret = SPI_execute_plan(e->plans[GLICKO_LIVE_LOCK], e->players > 0 ? (Datum *) keys : args,
+						   NULL, false, 0);
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "live rating: lock of players failed: %s", SPI_result_code_string(ret));
+	rows_by_player(rt, key_type, n, keys, rows);
 	for (int i = 0; i < n; i++)
 		all &= rows[i].found;
 	return all;
+}
+
+/*
+ * The read of players' rows without a lock (the live teammates store's
+ * partners, src/live_teammates.c): keys an array of the ratings key's type.
+ */
+SPIPlanPtr
+glicko_live_prepare_read(const GlickoLiveRatings *rt)
+{
+	Oid			type = get_array_type(rt->key_type);
+
+	return glicko_live_prepare(psprintf("SELECT pg_catalog.array_position($1, r.%1$s), r.%2$s, r.%3$s, r.ctid, r.tableoid"
+										" FROM %4$s r WHERE r.%1$s %5$s ANY ($1)",
+										rt->key, rt->rating, rt->rated_at, rt->name, rt->eq),
+							   1, &type);
+}
+
+void
+glicko_live_read_players(SPIPlanPtr plan, const GlickoLiveRatings *rt, int n, const Datum *keys,
+						 GlickoLiveRow *rows)
+{
+	Datum		arg = glicko_live_array(keys, n, rt->key_type);
+	int			ret = SPI_execute_plan(plan, &arg, NULL, false, 0);
+
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "live rating: read of players failed: %s", SPI_result_code_string(ret));
+	rows_by_player(rt, rt->key_type, n, keys, rows);
+	/* (a player without a row: unrated, never grown) */
+	for (int i = 0; i < n; i++)
+		if (!rows[i].found)
+		{
+			rows[i].unrated = true;
+			rows[i].rating = rt->unrated;
+			rows[i].rated_at_null = true;
+		}
 }
 
 /* Tries at locking every row: missing players are added once, then found. */

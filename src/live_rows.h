@@ -77,6 +77,9 @@ typedef struct GlickoLiveRatings
 								 * glicko2_unrated(max_rd) */
 } GlickoLiveRatings;
 
+/* A relation a trigger's argument names (unqualified: in table's schema), or InvalidOid. */
+extern Oid	glicko_live_relation(const char *name, Relation table);
+
 /*
  * Resolve the trigger's first argument (unqualified: in the table's
  * schema), check its columns against opt and the player column of the
@@ -100,7 +103,7 @@ extern Datum glicko_live_array(const Datum *values, int n, Oid type);
  * DDL on its table, a table above or below it, or its ratings table (a
  * relcache invalidation).
  */
-#define GLICKO_LIVE_PLANS 4
+#define GLICKO_LIVE_PLANS 9
 
 /* The statements every live trigger prepares (glicko_live_prepare_rows);
  * a trigger's own follow them in plans[]. */
@@ -192,6 +195,15 @@ extern void glicko_live_lock_players(GlickoLiveEntry *e, const GlickoLiveRatings
 extern int64 glicko_live_write_rows(GlickoLiveEntry *e, const GlickoLiveRatings *rt, int n,
 									const GlickoLiveRow *rows, const Datum *extra,
 									int n_extra);
+
+/*
+ * A statement reading players' rows without locking them (keys: an array of
+ * the ratings key's type), and its run: rows[i] is keys[i]'s, a player
+ * without a row unrated.
+ */
+extern SPIPlanPtr glicko_live_prepare_read(const GlickoLiveRatings *rt);
+extern void glicko_live_read_players(SPIPlanPtr plan, const GlickoLiveRatings *rt, int n,
+									 const Datum *keys, GlickoLiveRow *rows);
 
 /* Periods the row's rating sat idle until `at` (0: unrated, unknown time, or earlier). */
 extern double glicko_live_idle(const GlickoLiveRow *row, TimestampTz at, double period_usecs);

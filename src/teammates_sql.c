@@ -160,6 +160,8 @@ glicko2_teammates_terms(PG_FUNCTION_ARGS)
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("a teammates store needs the method 'sum' or 'mean'"));
 	in.max_rd = glicko_arg_max_rd(fcinfo, 1);
+	in.elapsed = 1.0;
+	in.recur = GLICKO_MATES_RECUR;
 	in.advantage = glicko2_team_advantage(fcinfo, 9, 10, in.method);
 	unrated = glicko2_unrated(in.max_rd);
 

@@ -4,7 +4,8 @@
  *
  * On the Glicko-2 scale, for a player i with pairs, N = {i} + his pairs in
  * ascending player order:
- *   Sigma   = diag(phi_j^2 + sigma_j^2) with the stored covariances / 173.7178^2
+ *   Sigma   = diag(phi_j^2 + t sigma_j^2) with the stored covariances / 173.7178^2
+ *             (t = in->elapsed: Step 6's periods, 1 a close, 0 a live match)
  *   each team-pair game (t, u) of a match of a member of N, with
  *     c_k   = +a_k on t's members in N, -a_k on u's (a_k as team.c's),
  *     h     = 1 / sqrt(s^2 + 3 Phi_out^2 / pi^2), Phi_out^2 the a^2 phi^2 of
@@ -479,7 +480,7 @@ choose_pairs(Work *w, GlickoMatesResult *out)
 
 		while (run < n_together && together[run] == together[k])
 			run++;
-		if (run - k >= GLICKO_MATES_RECUR &&
+		if (run - k >= (size_t) in->recur &&
 			find_key(w->stored_keys, in->n_pairs, together[k]) < 0)
 		{
 			Candidate  *c = &cand[n_cand++];
@@ -574,7 +575,7 @@ solve(Work *w, int i, int *match_buf, GlickoTerms *effective, double *correlatio
 		double		phi = r->rd / GLICKO2_SCALE;
 
 		for (int y = 0; y < n; y++)
-			S[x * n + y] = x == y ? phi * phi + r->volatility * r->volatility :
+			S[x * n + y] = x == y ? phi * phi + in->elapsed * r->volatility * r->volatility :
 				stored_covariance(w, N[x], N[y]);
 	}
 	for (int tries = 0; !spd_inverse(S, n, P); tries++)
@@ -790,8 +791,8 @@ glicko_mates_period(const GlickoMatesPeriod *in, const GlickoMatesEnv *env,
 			Glicko2Rating ra,
 						rb;
 
-			if (glicko2_idle(&in->rating[c->a], 1.0, in->max_rd, &ra) != GLICKO_OK ||
-				glicko2_idle(&in->rating[c->b], 1.0, in->max_rd, &rb) != GLICKO_OK)
+			if (glicko2_idle(&in->rating[c->a], in->elapsed, in->max_rd, &ra) != GLICKO_OK ||
+				glicko2_idle(&in->rating[c->b], in->elapsed, in->max_rd, &rb) != GLICKO_OK)
 				continue;
 			rho = c->covariance / (ra.rd * rb.rd);
 		}

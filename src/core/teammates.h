@@ -3,11 +3,12 @@
  * recurring teammates carried from period to period (docs/matches.md,
  * "Recurring teammates", derives it).  One period of a league:
  *   - the pairs modelled jointly: the stored pairs and every pair of
- *     teammates in at least GLICKO_MATES_RECUR matches of the period, at
+ *     teammates in at least `recur` matches of the period (a close:
+ *     GLICKO_MATES_RECUR; a live match, a period of its own: 1), at
  *     most GLICKO_MATES_MAX_PAIRS a player (stored pairs first, by
  *     |correlation|; then new ones by matches together);
  *   - a player with games and pairs: one Newton step over his neighbourhood
- *     (him and his pairs), prior diag(phi^2 + sigma^2) with the stored
+ *     (him and his pairs), prior diag(phi^2 + t sigma^2) with the stored
  *     covariances, every team-pair game of a member a rank-one information
  *     term; his effective Step 3/4 sums are what that step gives him;
  *   - a player without pairs: today's terms (src/core/team.c), summed as the
@@ -58,6 +59,10 @@ typedef struct GlickoMatesPeriod
 {
 	GlickoTeamMethod method;	/* GLICKO_TEAM_SUM or GLICKO_TEAM_MEAN */
 	double		max_rd;			/* idle players' cap (INFINITY: none) */
+	double		elapsed;		/* Step 6's periods in the prior: 1 a close, 0
+								 * a live match (glicko2_update_elapsed's t) */
+	int			recur;			/* matches together that make a new pair:
+								 * GLICKO_MATES_RECUR a close, 1 a live match */
 	int			n_players;
 	const Glicko2Rating *rating;	/* by player: pre-period (unrated: the
 									 * caller's default) */

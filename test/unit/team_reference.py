@@ -54,8 +54,9 @@ def team_terms(players, places, method, parties=None, party_adv=0.0, size_adv=0.
     return out
 
 
-def update(rating, rd, sigma, info, surp, tau=0.5, eps=1e-6):
-    """The paper's Steps 2-8 from the two sums (v = 1/info, Delta = surp/info)."""
+def update(rating, rd, sigma, info, surp, tau=0.5, eps=1e-6, t=1.0):
+    """The paper's Steps 2-8 from the two sums (v = 1/info, Delta = surp/info);
+    t: Step 6's periods (glicko2_game's elapsed_periods; a live match 0)."""
     mu, phi = (rating - 1500) / S, rd / S
     v, delta = 1 / info, surp / info
     a = math.log(sigma ** 2)
@@ -79,7 +80,7 @@ def update(rating, rd, sigma, info, surp, tau=0.5, eps=1e-6):
             fA = fA / 2
         B, fB = C, fC
     sigma2 = math.exp(A / 2)
-    phistar = math.sqrt(phi ** 2 + sigma2 ** 2)
+    phistar = math.sqrt(phi ** 2 + t * sigma2 ** 2)
     phi2 = 1 / math.sqrt(1 / phistar ** 2 + 1 / v)
     mu2 = mu + phi2 ** 2 * surp
     return S * mu2 + 1500, S * phi2, sigma2
