@@ -19,7 +19,10 @@
 # them and then rewrites each once by TID (no checks, no mathematics).
 # And the live trigger on a matches table with a party column (the first two
 # players of each team of two or more a party) and party and size
-# advantages (+40, +25): what premade parties and uneven teams cost.
+# advantages (+40, +25): what premade parties and uneven teams cost; with a
+# teammates store ('teammates=...', each its own store, grown by the runs:
+# random seating makes every pair of teammates one, at most 4 a player);
+# and with both.
 #
 # Environment: PG_CONFIG (pg_config; use a private copy, see COMMON.md),
 # REPS (3), SECONDS_PER_RUN (6), PLAYERS (10000), CLIENTS ("4"),
@@ -79,6 +82,16 @@ CREATE TABLE party_matches (LIKE plain_matches INCLUDING ALL, party int);
 CREATE TRIGGER rate AFTER INSERT ON party_matches REFERENCING NEW TABLE AS new_matches
   FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('ratings', 'party_column=party',
                                                            'party_advantage=40', 'size_advantage=25');
+CALL glicko2_teammates_create('teammates', 'ratings');
+CREATE TABLE store_matches (LIKE plain_matches INCLUDING ALL);
+CREATE TRIGGER rate AFTER INSERT ON store_matches REFERENCING NEW TABLE AS new_matches
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('ratings', 'teammates=teammates');
+CALL glicko2_teammates_create('teammates_party', 'ratings');
+CREATE TABLE store_party_matches (LIKE party_matches INCLUDING ALL);
+CREATE TRIGGER rate AFTER INSERT ON store_party_matches REFERENCING NEW TABLE AS new_matches
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('ratings', 'party_column=party',
+                                                           'party_advantage=40', 'size_advantage=25',
+                                                           'teammates=teammates_party');
 VACUUM ANALYZE;
 SQL
 
@@ -88,12 +101,12 @@ SQL
 script() { # table sizes...
   local table=$1 i=0 t=0 rows=() size k party cols="v(p, t, pl)" extra=""
   shift
-  [ "$table" = party_matches ] && cols="v(p, t, pl, party)" && extra=", v.party"
+  case $table in *party_matches) cols="v(p, t, pl, party)" extra=", v.party" ;; esac
   for size in "$@"; do
     t=$((t + 1))
     for k in $(seq "$size"); do
       party=""
-      if [ "$table" = party_matches ]; then
+      if [ "$cols" != "v(p, t, pl)" ]; then
         party=", NULL"
         [ "$size" -ge 2 ] && [ "$k" -le 2 ] && party=", $t"
       fi
@@ -105,7 +118,7 @@ script() { # table sizes...
   printf 'WITH m AS (SELECT nextval('"'"'match_ids'"'"') AS id) INSERT INTO %s SELECT m.id, v.p, v.t, v.pl, now()%s FROM m, (VALUES %s) %s;\n' \
     "$table" "$extra" "$(IFS=,; echo "${rows[*]}")" "$cols"
 }
-tables="plain_matches noop_matches lock_matches write_matches live_matches party_matches"
+tables="plain_matches noop_matches lock_matches write_matches live_matches party_matches store_matches store_party_matches"
 for table in $tables; do
   script "$table" 3 3 2 2 1 1 >"$BENCH_DIR/$table-12.sql"
   script "$table" 12 12 >"$BENCH_DIR/$table-24.sql"
@@ -156,6 +169,18 @@ for line in "${results[@]}"; do
     "$(awk -v p="$party_cpu" -v l="$live_cpu" 'BEGIN {print p / l}')"
 done
 echo
+echo "With a teammates store ('teammates='), and with it and the parties, same runs"
+printf '%-34s %4s %7s %10s %10s %6s %10s %6s   %9s %9s %13s %13s\n' settings rows clients "plain m/s" "store m/s" ratio \
+  "s+p m/s" ratio "plain CPU" "store CPU" "store / live" "s+p / party"
+for line in "${results[@]}"; do
+  IFS=: read -r name rows clients plain plain_cpu _ _ _ _ _ _ _ live_cpu _ party_cpu store store_cpu sp sp_cpu <<<"$line"
+  printf '%-34s %4s %7s %10.0f %10.0f %6.2f %10.0f %6.2f   %7.0fus %7.0fus %13.3f %13.3f\n' "$name" "$rows" "$clients" \
+    "$plain" "$store" "$(awk -v p="$plain" -v l="$store" 'BEGIN {print p / l}')" \
+    "$sp" "$(awk -v p="$plain" -v l="$sp" 'BEGIN {print p / l}')" "$plain_cpu" "$store_cpu" \
+    "$(awk -v p="$store_cpu" -v l="$live_cpu" 'BEGIN {print p / l}')" \
+    "$(awk -v p="$sp_cpu" -v l="$party_cpu" 'BEGIN {print p / l}')"
+done
+echo
 echo "Decomposition, same runs: backend CPU per match (and / plain) with a PL/pgSQL statement"
 echo "trigger on the same transition table that does nothing; that locks the players' rows in"
 echo "key order; that locks them and rewrites each once by TID; and glicko2_rate_matches."
@@ -180,3 +205,4 @@ for line in "${results[@]}"; do
 done
 "$bindir/psql" -X -At -c "SELECT 'matches rated live: ' || count(DISTINCT match_id) || ', rows ' || count(*) FROM live_matches"
 "$bindir/psql" -X -At -c "SELECT 'ratings moved: ' || count(*) FROM ratings WHERE rated_at > now() - interval '1 hour'"
+"$bindir/psql" -X -At -c "SELECT 'teammates store: ' || count(*) || ' pairs, ' || count(DISTINCT p) || ' players, median |correlation| ' || round(CAST(percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(c)) AS numeric), 3) FROM (SELECT s.player_a AS p, s.covariance / ((a.rating).rd * (b.rating).rd) AS c FROM teammates s JOIN ratings a ON a.player_id = s.player_a JOIN ratings b ON b.player_id = s.player_b) x"

@@ -7,7 +7,7 @@
 //                    [--formats hunt,4v4] [--worlds sum,mean] [--size full|ci]
 //                    [--seed N] [--no-peers] [--reference] [--leaver-policy full] [--edge-model none]
 //                    [--fit-prior] [--prior-candidates 150,200,...] [--fit-through P] [--sd POINTS]
-//                    [--check] [--out DIR]
+//                    [--live] [--check] [--out DIR]
 // --edges on: a party edge, a size edge and leavers (friends_sim.js).
 // --reference: rate with the JavaScript reference implementations only (no
 // database).  Without it the extension closes the leagues (glicko2_close_matches,
@@ -19,6 +19,10 @@
 // glicko2_fit_matches over the candidates on periods 1..--fit-through only
 // (the burn-in), with and without the store as it rates (teammates => true /
 // false) and the edges given; rows with prior 'fitted' beside the default's.
+// --live: also the league rated live (glicko2_rate_matches, one INSERT a
+// match, a period a day; needs the database even with --reference), without
+// ('live') and with a teammates store ('live store'), scored from the
+// ratings as of each period's start as the closes are.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { SCALE } from './lib/sim.js';
 import { PARTY_EDGE, SIZE_EDGE, simulateFriends } from './lib/friends_sim.js';
@@ -28,7 +32,7 @@ import { closePeriod, teamOf, teamWinProbability } from './lib/team_model.js';
 import { closePeriodTeammates, teammatesWinProbability } from './lib/teammates.js';
 import { loadPeers } from './lib/peers.js';
 import { predictPairs } from './lib/raters.js';
-import { fitFriends, fitFriendsPrior, rateFriends } from './lib/pg.js';
+import { fitFriends, fitFriendsPrior, rateFriends, rateFriendsLive } from './lib/pg.js';
 
 const SIZES = {
   full: { players: 600, periods: 30, rounds: 12, from: 10 },
@@ -54,6 +58,7 @@ const fullLeavers = opt('leaver-policy', 'shares') === 'full';
 // fitted them would (the party column and both advantages in the closes).
 const edgeModel = opt('edge-model', 'given') === 'given';
 const fitPriorOn = flag('fit-prior');
+const liveOn = flag('live');
 const priorCandidates = opt('prior-candidates', '150,200,250,300,350').split(',').map(Number);
 const fitThrough = Number(opt('fit-through', size.from - 1));
 const freshAt = (maxRd) => ({ ...newRating(), rd: Math.min(350, maxRd) });
@@ -285,6 +290,14 @@ for (const format of formats)
           row(k, source, scoreGlicko(world, periods, league.strengths, closes, store),
               { ...coverageBy(league.groups, league.strengths, closes), ...(fitPriorOn ? { max_rd: 350, prior: 'default' } : {}) });
         }
+        if (liveOn) {
+          const live = rateFriendsLive(`${schema}_live`, matches, size.periods, world, { fullLeavers, edges: edgeArgs });
+          for (const [k, store] of [['live store', true], ['live', false]]) {
+            const closes = store ? live.teammates : live.today;
+            row(k, 'extension', scoreGlicko(world, periods, league.strengths, closes, store),
+                coverageBy(league.groups, league.strengths, closes));
+          }
+        }
         for (const peer of peers) row(peer.name, 'npm', scorePeer(peer, periods, league.strengths));
       }
     }
@@ -307,7 +320,7 @@ if (checks.length) {
 const settings = { ...size, seed, sd: sd0 * SCALE, formats, worlds, together: togethers, edges: edgeOpts, leaver_policy: fullLeavers ? 'full' : 'shares',
                    edge_model: edgeModel ? 'given' : 'none',
                    ...(fitPriorOn ? { prior_candidates: priorCandidates, fit_through: fitThrough } : {}),
-                   peers: peers.map((p) => p.name), reference, seconds: (Date.now() - t0) / 1000 };
+                   peers: peers.map((p) => p.name), reference, live: liveOn, seconds: (Date.now() - t0) / 1000 };
 mkdirSync(outDir, { recursive: true });
 writeFileSync(`${outDir}/friends.json`, JSON.stringify({ settings, results, checks }, null, 1) + '\n');
 writeFileSync(`${outDir}/friends.md`, md);

@@ -26,6 +26,7 @@
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/typcache.h"
 
 #include "core/teammates.h"
@@ -57,6 +58,12 @@ struct GlickoLiveStore
 	int		   *b;
 	double	   *covariance;
 	bool	   *alive;
+	int		   *next_a;			/* the next pair of a's, of b's (-1: none) */
+	int		   *next_b;
+	int		   *stamp;			/* the last match that took it */
+	int		   *head;			/* by number: his latest pair (-1: none) */
+	int			match_no;
+	MemoryContext match_cxt;	/* a match's work, reset by the next */
 	int			n_locked;
 	Datum	   *locked_tableoid;
 	Datum	   *locked_tid;
@@ -208,6 +215,44 @@ compare_across(const GlickoLiveMates *s, Oid key_type, Datum key, Datum partner)
 	return (x > y) - (x < y);
 }
 
+/* Room for `size` pairs. */
+static void
+grow(GlickoLiveStore *st, int size)
+{
+	if (st->size == 0)
+	{
+		st->a = palloc(sizeof(int) * size);
+		st->b = palloc(sizeof(int) * size);
+		st->covariance = palloc(sizeof(double) * size);
+		st->alive = palloc(sizeof(bool) * size);
+		st->next_a = palloc(sizeof(int) * size);
+		st->next_b = palloc(sizeof(int) * size);
+		st->stamp = palloc0(sizeof(int) * size);
+	}
+	else
+	{
+		st->a = repalloc(st->a, sizeof(int) * size);
+		st->b = repalloc(st->b, sizeof(int) * size);
+		st->covariance = repalloc(st->covariance, sizeof(double) * size);
+		st->alive = repalloc(st->alive, sizeof(bool) * size);
+		st->next_a = repalloc(st->next_a, sizeof(int) * size);
+		st->next_b = repalloc(st->next_b, sizeof(int) * size);
+		st->stamp = repalloc(st->stamp, sizeof(int) * size);
+		memset(st->stamp + st->size, 0, sizeof(int) * (size - st->size));
+	}
+	st->size = size;
+}
+
+/* Pair k at the head of both its players' lists. */
+static void
+link_pair(GlickoLiveStore *st, int k)
+{
+	st->next_a[k] = st->head[st->a[k]];
+	st->head[st->a[k]] = k;
+	st->next_b[k] = st->head[st->b[k]];
+	st->head[st->b[k]] = k;
+}
+
 GlickoLiveStore *
 glicko_live_mates_read(const GlickoLiveMates *s, GlickoLiveEntry *e, const GlickoLiveRatings *rt,
 					   Oid key_type, int n, const Datum *keys)
@@ -228,11 +273,8 @@ glicko_live_mates_read(const GlickoLiveMates *s, GlickoLiveEntry *e, const Glick
 	pairs = SPI_tuptable;
 	n_rows = SPI_processed;
 	desc = pairs->tupdesc;
-	st->size = (int) n_rows + 16;
-	st->a = palloc(sizeof(int) * st->size);
-	st->b = palloc(sizeof(int) * st->size);
-	st->covariance = palloc(sizeof(double) * st->size);
-	st->alive = palloc(sizeof(bool) * st->size);
+	st->size = 0;
+	grow(st, (int) n_rows + 16);
 	st->locked_tableoid = palloc(sizeof(Datum) * (n_rows + 1));
 	st->locked_tid = palloc(sizeof(Datum) * (n_rows + 1));
 	st->partner_key = palloc(sizeof(Datum) * (2 * n_rows + 1));
@@ -284,7 +326,6 @@ glicko_live_mates_read(const GlickoLiveMates *s, GlickoLiveEntry *e, const Glick
 		st->locked_tid[i] = datumCopy(st->locked_tid[i], false, sizeof(ItemPointerData));
 		st->locked_tableoid[i] = SPI_getbinval(tup, desc, 7, &isnull);
 	}
-	st->n_pairs = (int) n_rows;
 	st->n_locked = (int) n_rows;
 
 	/* The partners' rows, read after the pairs' locks: they hold still. */
@@ -292,6 +333,16 @@ glicko_live_mates_read(const GlickoLiveMates *s, GlickoLiveEntry *e, const Glick
 	if (st->n_partners > 0)
 		glicko_live_read_players(e->plans[READ_PLAN(s)], rt, st->n_partners, st->partner_key,
 								 st->partner_row);
+
+	/* Each player's pairs, as lists. */
+	st->head = palloc(sizeof(int) * (n + st->n_partners + 1));
+	for (int x = 0; x < n + st->n_partners; x++)
+		st->head[x] = -1;
+	for (int k = 0; k < st->n_locked; k++)
+		link_pair(st, k);
+	st->n_pairs = st->n_locked;
+	st->match_cxt = AllocSetContextCreate(CurrentMemoryContext, "live teammates match",
+										  ALLOCSET_DEFAULT_SIZES);
 
 	/* Key order: the players' and the partners', merged. */
 	st->rank = palloc(sizeof(int) * (n + st->n_partners + 1));
@@ -344,29 +395,48 @@ glicko_live_mates_match(GlickoLiveStore *st, const GlickoTeamMatch *match, const
 {
 	int			n = match->n_players;
 	int			n_local = 0;
-	int		   *local = palloc(sizeof(int) * (n + 2 * st->n_pairs + 1));
+	int		   *local;
 	bool	   *in_match;
+	int		   *taken;
+	int			n_taken = 0;
 	int		   *pair_a,
 			   *pair_b;
 	double	   *pair_cov;
 	int			n_in = 0;
-	int		   *row_match = palloc0(sizeof(int) * n),
-			   *row_player = palloc(sizeof(int) * n);
+	int		   *row_match,
+			   *row_player;
 	GlickoMatesPeriod in;
 	GlickoMatesStatus status;
+	MemoryContext old;
+
+	MemoryContextReset(st->match_cxt);
+	old = MemoryContextSwitchTo(st->match_cxt);
+	st->match_no++;
+
+	/*
+	 * The stored pairs of the match's players (each once), through their
+	 * lists.
+	 */
+	taken = palloc(sizeof(int) * (GLICKO_MATES_MAX_PAIRS * n + 1));
+	for (int p = 0; p < n; p++)
+		for (int k = st->head[player[p]]; k >= 0; k = st->a[k] == player[p] ? st->next_a[k] : st->next_b[k])
+			if (st->alive[k] && st->stamp[k] != st->match_no)
+			{
+				st->stamp[k] = st->match_no;
+				if (n_taken % (GLICKO_MATES_MAX_PAIRS * n) == 0 && n_taken > 0)
+					taken = repalloc(taken, sizeof(int) * (n_taken + GLICKO_MATES_MAX_PAIRS * n + 1));
+				taken[n_taken++] = k;
+			}
 
 	/* The match's players and their partners, numbered in key order. */
+	local = palloc(sizeof(int) * (n + 2 * n_taken + 1));
 	for (int p = 0; p < n; p++)
 		local[n_local++] = player[p];
-	for (int k = 0; k < st->n_pairs; k++)
-		if (st->alive[k])
-			for (int p = 0; p < n; p++)
-				if (st->a[k] == player[p] || st->b[k] == player[p])
-				{
-					local[n_local++] = st->a[k];
-					local[n_local++] = st->b[k];
-					break;
-				}
+	for (int i = 0; i < n_taken; i++)
+	{
+		local[n_local++] = st->a[taken[i]];
+		local[n_local++] = st->b[taken[i]];
+	}
 	qsort_arg(local, n_local, sizeof(int), compare_rank, st->rank);
 	{
 		int			k = 0;
@@ -381,6 +451,8 @@ glicko_live_mates_match(GlickoLiveStore *st, const GlickoTeamMatch *match, const
 	st->local_rating = palloc(sizeof(Glicko2Rating) * n_local);
 	in_match = palloc0(sizeof(bool) * n_local);
 	st->in_match = in_match;
+	row_match = palloc0(sizeof(int) * n);
+	row_player = palloc(sizeof(int) * n);
 	for (int p = 0; p < n; p++)
 	{
 		int			x = local_number(st, player[p]);
@@ -401,24 +473,22 @@ glicko_live_mates_match(GlickoLiveStore *st, const GlickoTeamMatch *match, const
 								 what);
 		}
 
-	/* The stored pairs of the match's players. */
-	pair_a = palloc(sizeof(int) * (st->n_pairs + 1));
-	pair_b = palloc(sizeof(int) * (st->n_pairs + 1));
-	pair_cov = palloc(sizeof(double) * (st->n_pairs + 1));
-	for (int k = 0; k < st->n_pairs; k++)
-		if (st->alive[k])
-		{
-			int			x = local_number(st, st->a[k]),
-						y = local_number(st, st->b[k]);
+	/* Those pairs for the period, replaced by its result's. */
+	pair_a = palloc(sizeof(int) * (n_taken + 1));
+	pair_b = palloc(sizeof(int) * (n_taken + 1));
+	pair_cov = palloc(sizeof(double) * (n_taken + 1));
+	for (int i = 0; i < n_taken; i++)
+	{
+		int			k = taken[i],
+					x = local_number(st, st->a[k]),
+					y = local_number(st, st->b[k]);
 
-			if (x < 0 || y < 0 || (!in_match[x] && !in_match[y]))
-				continue;
-			pair_a[n_in] = Min(x, y);
-			pair_b[n_in] = Max(x, y);
-			pair_cov[n_in] = st->covariance[k];
-			n_in++;
-			st->alive[k] = false;	/* (replaced by the result's pairs) */
-		}
+		pair_a[n_in] = Min(x, y);
+		pair_b[n_in] = Max(x, y);
+		pair_cov[n_in] = st->covariance[k];
+		n_in++;
+		st->alive[k] = false;
+	}
 
 	memset(&in, 0, sizeof(in));
 	in.method = match->method;
@@ -455,6 +525,7 @@ glicko_live_mates_match(GlickoLiveStore *st, const GlickoTeamMatch *match, const
 			if (row_player[p] == term->player)
 				glicko_add_terms(&sums[p], &term->terms);
 	}
+	MemoryContextSwitchTo(old);
 }
 
 void
@@ -471,17 +542,12 @@ glicko_live_mates_after(GlickoLiveStore *st, const GlickoLiveRow *locked)
 			rd[side] = st->in_match[x[side]] ? locked[st->local[x[side]]].rating.rd :
 				st->local_rating[x[side]].rd;
 		if (st->n_pairs == st->size)
-		{
-			st->size *= 2;
-			st->a = repalloc(st->a, sizeof(int) * st->size);
-			st->b = repalloc(st->b, sizeof(int) * st->size);
-			st->covariance = repalloc(st->covariance, sizeof(double) * st->size);
-			st->alive = repalloc(st->alive, sizeof(bool) * st->size);
-		}
+			grow(st, 2 * st->size);
 		st->a[st->n_pairs] = Min(st->local[x[0]], st->local[x[1]]);
 		st->b[st->n_pairs] = Max(st->local[x[0]], st->local[x[1]]);
 		st->covariance[st->n_pairs] = pr->correlation * rd[0] * rd[1];
 		st->alive[st->n_pairs] = true;
+		link_pair(st, st->n_pairs);
 		st->n_pairs++;
 	}
 }

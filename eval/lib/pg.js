@@ -213,3 +213,85 @@ export function fitFriends(schema, method, edges = null) {
 // or without the teammates store, the edges as the closes have them.
 export const fitFriendsPrior = (schema, method, through, candidates, edges, teammates) =>
   fitPrior(schema, method, through, candidates, { args: fitEdgeArgs(edges), teammates });
+
+// A friend league rated live: every match its own INSERT, in match order,
+// into a matches table with the live trigger glicko2_rate_matches (period
+// '1 day', a league period a day, its matches spread over the day), once
+// without and once with a teammates store ('teammates=...'); fullLeavers and
+// edges as rateFriends.  Returns { today, teammates } as rateFriends: per
+// period the ratings as of the next period's start (RD grown to it by
+// glicko2_rating_at, as matchmaking would read them) and the store then.
+export function rateFriendsLive(schema, matches, periods, method, { fullLeavers = false, edges = null } = {}) {
+  const opts = `'method=${method}', 'period=1 day'` +
+    (edges ? `, 'party_column=party', 'party_advantage=${edges.party}', 'size_advantage=${edges.size}'` : '');
+  const day = 86400000, start = Date.UTC(2026, 0, 1);
+  const dir = mkdtempSync(join(tmpdir(), 'glicko2-eval-'));
+  try {
+    const csv = join(dir, 'matches.csv'), out = join(dir, 'ratings.csv'), pairs = join(dir, 'pairs.csv');
+    const count = new Map(), seen = new Map(), rows = [];
+    for (const m of matches) count.set(m.period, (count.get(m.period) ?? 0) + 1);
+    for (const m of matches) {
+      const k = seen.get(m.period) ?? 0;
+      seen.set(m.period, k + 1);
+      const at = new Date(start + (m.period - 1) * day + Math.floor((k * (day - 1000)) / count.get(m.period))).toISOString();
+      m.teams.forEach((t, ti) => t.players.forEach((id, j) =>
+        rows.push([m.id, m.period, id, ti + 1, t.place, fullLeavers ? 1 : t.weight[j], t.party[j] ?? '', at].join(','))));
+    }
+    writeFileSync(csv, rows.join('\n') + '\n');
+    let sql = `SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS glicko2;
+DROP SCHEMA IF EXISTS ${schema} CASCADE;
+CREATE SCHEMA ${schema};
+SET search_path = ${schema}, public;
+CREATE TABLE src (match_id int, period int, player_id int, team int, place int, weight float8, party int, played_at timestamptz);
+\\copy src FROM '${csv}' CSV
+CREATE INDEX ON src (match_id);
+CREATE TABLE l_today (player_id int PRIMARY KEY, rating glicko2_rating, rated_at timestamptz);
+CREATE TABLE l_mates (LIKE l_today INCLUDING ALL);
+CALL glicko2_teammates_create('${schema}.mates', '${schema}.l_mates');
+CREATE TABLE m_today (match_id int, player_id int, team int, place int, played_at timestamptz, weight float8, party int,
+                      PRIMARY KEY (match_id, player_id));
+CREATE TABLE m_mates (LIKE m_today INCLUDING ALL);
+CREATE TRIGGER rate AFTER INSERT ON m_today REFERENCING NEW TABLE AS n
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('l_today', ${opts});
+CREATE TRIGGER rate AFTER INSERT ON m_mates REFERENCING NEW TABLE AS n
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('l_mates', ${opts}, 'teammates=mates');
+CREATE TABLE snap (rater text, period int, player_id int, rating glicko2_rating);
+CREATE TABLE s_mates (period int, player_a int, player_b int, covariance float8);
+CREATE PROCEDURE rate_period(p int, period_end timestamptz) LANGUAGE plpgsql AS $$
+DECLARE
+  m record;
+BEGIN
+  FOR m IN SELECT DISTINCT match_id, played_at FROM src WHERE period = p ORDER BY played_at, match_id LOOP
+    INSERT INTO m_today SELECT match_id, player_id, team, place, played_at, weight, party FROM src WHERE match_id = m.match_id;
+    INSERT INTO m_mates SELECT match_id, player_id, team, place, played_at, weight, party FROM src WHERE match_id = m.match_id;
+  END LOOP;
+  INSERT INTO snap SELECT 'today', p, player_id, glicko2_rating_at(rating, rated_at, period_end, '1 day') FROM l_today;
+  INSERT INTO snap SELECT 'mates', p, player_id, glicko2_rating_at(rating, rated_at, period_end, '1 day') FROM l_mates;
+  INSERT INTO s_mates SELECT p, player_a, player_b, covariance FROM mates;
+END $$;
+`;
+    for (let p = 1; p <= periods; p++)
+      sql += `CALL rate_period(${p}, '${new Date(start + p * day).toISOString()}');\n`;
+    psql(sql);
+    psql(`\\copy (SELECT rater, period, player_id, (rating).rating, (rating).rd, (rating).volatility FROM ${schema}.snap) TO '${out}' CSV
+\\copy (SELECT period, player_a, player_b, covariance FROM ${schema}.s_mates) TO '${pairs}' CSV
+`);
+    const empty = () => Array.from({ length: periods }, () => ({ ratings: new Map(), store: new Map() }));
+    const res = { today: empty(), teammates: empty() };
+    for (const line of readFileSync(out, 'utf8').split('\n')) {
+      if (!line) continue;
+      const [m, p, id, rating, rd, volatility] = line.split(',');
+      res[m === 'today' ? 'today' : 'teammates'][Number(p) - 1].ratings.set(Number(id), { rating: Number(rating), rd: Number(rd), volatility: Number(volatility) });
+    }
+    for (const line of readFileSync(pairs, 'utf8').split('\n')) {
+      if (!line) continue;
+      const [p, a, b, c] = line.split(',');
+      res.teammates[Number(p) - 1].store.set(`${a},${b}`, Number(c));
+    }
+    res.today.forEach((c) => { c.store = null; });
+    return res;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
