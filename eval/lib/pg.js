@@ -179,23 +179,30 @@ INSERT INTO s_mates SELECT ${p}, player_a, player_b, covariance FROM mates;
     psql(`\\copy (SELECT 'today', period, player_id, (rating).rating, (rating).rd, (rating).volatility FROM ${schema}.h_today UNION ALL SELECT 'mates', period, player_id, (rating).rating, (rating).rd, (rating).volatility FROM ${schema}.h_mates) TO '${out}' CSV
 \\copy (SELECT period, player_a, player_b, covariance FROM ${schema}.s_mates) TO '${pairs}' CSV
 `);
-    const empty = () => Array.from({ length: periods }, () => ({ ratings: new Map(), store: new Map() }));
-    const res = { today: empty(), teammates: empty() };
-    for (const line of readFileSync(out, 'utf8').split('\n')) {
-      if (!line) continue;
-      const [m, p, id, rating, rd, volatility] = line.split(',');
-      res[m === 'today' ? 'today' : 'teammates'][Number(p) - 1].ratings.set(Number(id), { rating: Number(rating), rd: Number(rd), volatility: Number(volatility) });
-    }
-    for (const line of readFileSync(pairs, 'utf8').split('\n')) {
-      if (!line) continue;
-      const [p, a, b, c] = line.split(',');
-      res.teammates[Number(p) - 1].store.set(`${a},${b}`, Number(c));
-    }
-    res.today.forEach((c) => { c.store = null; });
-    return res;
+    return readFriends(out, pairs, periods);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+// rateFriends' and rateFriendsLive's result from their CSVs: out (rater
+// 'today' or 'mates', period, player, rating, rd, volatility) and pairs
+// (period, player_a, player_b, covariance).
+function readFriends(out, pairs, periods) {
+  const empty = () => Array.from({ length: periods }, () => ({ ratings: new Map(), store: new Map() }));
+  const res = { today: empty(), teammates: empty() };
+  for (const line of readFileSync(out, 'utf8').split('\n')) {
+    if (!line) continue;
+    const [m, p, id, rating, rd, volatility] = line.split(',');
+    res[m === 'today' ? 'today' : 'teammates'][Number(p) - 1].ratings.set(Number(id), { rating: Number(rating), rd: Number(rd), volatility: Number(volatility) });
+  }
+  for (const line of readFileSync(pairs, 'utf8').split('\n')) {
+    if (!line) continue;
+    const [p, a, b, c] = line.split(',');
+    res.teammates[Number(p) - 1].store.set(`${a},${b}`, Number(c));
+  }
+  res.today.forEach((c) => { c.store = null; });
+  return res;
 }
 
 // The edges of a friend league as glicko2_fit_matches' arguments.
@@ -277,20 +284,7 @@ END $$;
     psql(`\\copy (SELECT rater, period, player_id, (rating).rating, (rating).rd, (rating).volatility FROM ${schema}.snap) TO '${out}' CSV
 \\copy (SELECT period, player_a, player_b, covariance FROM ${schema}.s_mates) TO '${pairs}' CSV
 `);
-    const empty = () => Array.from({ length: periods }, () => ({ ratings: new Map(), store: new Map() }));
-    const res = { today: empty(), teammates: empty() };
-    for (const line of readFileSync(out, 'utf8').split('\n')) {
-      if (!line) continue;
-      const [m, p, id, rating, rd, volatility] = line.split(',');
-      res[m === 'today' ? 'today' : 'teammates'][Number(p) - 1].ratings.set(Number(id), { rating: Number(rating), rd: Number(rd), volatility: Number(volatility) });
-    }
-    for (const line of readFileSync(pairs, 'utf8').split('\n')) {
-      if (!line) continue;
-      const [p, a, b, c] = line.split(',');
-      res.teammates[Number(p) - 1].store.set(`${a},${b}`, Number(c));
-    }
-    res.today.forEach((c) => { c.store = null; });
-    return res;
+    return readFriends(out, pairs, periods);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
