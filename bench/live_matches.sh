@@ -26,7 +26,8 @@
 #
 # Environment: PG_CONFIG (pg_config; use a private copy, see COMMON.md),
 # REPS (3), SECONDS_PER_RUN (6), PLAYERS (10000), CLIENTS ("4"),
-# PORT (55442), BENCH_DIR (a new directory in /tmp).
+# PORT (55442), BENCH_DIR (a new directory in /tmp), SETTINGS (all;
+# "defaults": PostgreSQL's defaults only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -127,9 +128,11 @@ done
 echo "glicko2_rate_matches against a plain insert: pgbench, one match per INSERT, $PLAYERS players,"
 echo "$SECONDS_PER_RUN s per run, median of $REPS interleaved runs; $(nproc) cores, PostgreSQL $("$bindir/postgres" --version | awk '{print $3}')"
 results=()
-for settings in "defaults::-M simple" \
-                "synchronous_commit=off:-c synchronous_commit=off:-M simple" \
-                "synchronous_commit=off, prepared:-c synchronous_commit=off:-M prepared"; do
+all_settings=("defaults::-M simple"
+              "synchronous_commit=off:-c synchronous_commit=off:-M simple"
+              "synchronous_commit=off, prepared:-c synchronous_commit=off:-M prepared")
+[ "${SETTINGS:-all}" = defaults ] && all_settings=("${all_settings[0]}")
+for settings in "${all_settings[@]}"; do
   IFS=: read -r name server_options pgbench_options <<<"$settings"
   for rows in 12 24; do
     for clients in $CLIENTS; do
@@ -162,7 +165,7 @@ echo "With parties: the live trigger with a party column and party and size adva
 printf '%-34s %4s %7s %10s %10s %6s   %9s %9s %6s %14s\n' settings rows clients "plain m/s" "party m/s" ratio \
   "plain CPU" "party CPU" ratio "party / live"
 for line in "${results[@]}"; do
-  IFS=: read -r name rows clients plain plain_cpu _ _ _ _ _ _ _ live_cpu party party_cpu <<<"$line"
+  IFS=: read -r name rows clients plain plain_cpu _ _ _ _ _ _ _ live_cpu party party_cpu _ <<<"$line"
   printf '%-34s %4s %7s %10.0f %10.0f %6.2f   %7.0fus %7.0fus %6.2f %14.3f\n' "$name" "$rows" "$clients" \
     "$plain" "$party" "$(awk -v p="$plain" -v l="$party" 'BEGIN {print p / l}')" "$plain_cpu" "$party_cpu" \
     "$(awk -v p="$plain_cpu" -v l="$party_cpu" 'BEGIN {print l / p}')" \
@@ -173,7 +176,7 @@ echo "With a teammates store ('teammates='), and with it and the parties, same r
 printf '%-34s %4s %7s %10s %10s %6s %10s %6s   %9s %9s %13s %13s\n' settings rows clients "plain m/s" "store m/s" ratio \
   "s+p m/s" ratio "plain CPU" "store CPU" "store / live" "s+p / party"
 for line in "${results[@]}"; do
-  IFS=: read -r name rows clients plain plain_cpu _ _ _ _ _ _ _ live_cpu _ party_cpu store store_cpu sp sp_cpu <<<"$line"
+  IFS=: read -r name rows clients plain plain_cpu _ _ _ _ _ _ _ live_cpu _ party_cpu store store_cpu sp sp_cpu _ <<<"$line"
   printf '%-34s %4s %7s %10.0f %10.0f %6.2f %10.0f %6.2f   %7.0fus %7.0fus %13.3f %13.3f\n' "$name" "$rows" "$clients" \
     "$plain" "$store" "$(awk -v p="$plain" -v l="$store" 'BEGIN {print p / l}')" \
     "$sp" "$(awk -v p="$plain" -v l="$sp" 'BEGIN {print p / l}')" "$plain_cpu" "$store_cpu" \
