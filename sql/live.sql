@@ -27,7 +27,7 @@ CREATE FUNCTION glicko2_rate_games()
   RETURNS trigger AS 'MODULE_PATHNAME', 'glicko2_rate_games'
   LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION glicko2_rate_games() IS
-  'AFTER INSERT ... FOR EACH ROW trigger for a games table: rates both players of each game at once in the inserting transaction (RD grown for the time since rated_at, then glicko2_game at t = 0 from both pre-game ratings); arguments: the ratings table, then ''period=1 day'', ''tau=0.5'', ''max_rd=350'' (or none) and column names';
+  'AFTER INSERT ... FOR EACH ROW trigger for a games table: rates both players of each game at once in the inserting transaction (RD grown for the time since rated_at, then glicko2_game at t = 0 from both pre-game ratings); arguments: the ratings table, then ''period=1 day'', ''tau=0.5'', ''max_rd=350'' (or none), column names, parties and advantages, and ''teammates=store'' (a store of glicko2_teammates_create read and rewritten with the ratings, each match rated with its players'' stored covariances)';
 
 -- Team and free-for-all matches rated live (C: src/live_matches.c).  Its
 -- arguments: the ratings table, then 'name=value' options.
