@@ -67,8 +67,11 @@ glicko2_side_sums_transfn(PG_FUNCTION_ARGS)
 		sums = MemoryContextAllocZero(aggcontext, sizeof(GlickoSums));
 	else
 		sums = (GlickoSums *) PG_GETARG_POINTER(0);
-	/* (the pass: glicko2_terms without an advantage column; with one,
-	 * glicko2_terms_advantage, which at 0 gives the same bits) */
+
+	/*
+	 * (the pass: glicko2_terms without an advantage column; with one,
+	 * glicko2_terms_advantage, which at 0 gives the same bits)
+	 */
 	if (advantage == 0.0)
 		terms = glicko2_terms(rating, opponent_rating, opponent_rd, score);
 	else

@@ -103,7 +103,7 @@ extern Datum glicko_live_array(const Datum *values, int n, Oid type);
  * DDL on its table, a table above or below it, or its ratings table (a
  * relcache invalidation).
  */
-#define GLICKO_LIVE_PLANS 9
+#define GLICKO_LIVE_PLANS 7
 
 /* The statements every live trigger prepares (glicko_live_prepare_rows);
  * a trigger's own follow them in plans[]. */

@@ -16,8 +16,10 @@
  * holds still until commit: a statement that rates him waits for the pair.
  * No deadlock between statements: each takes players, then match ids, then
  * pairs, each set in one order, and never a player's lock after a pair's.
- * Every locked row is deleted and the pairs after the statement inserted:
- * a writer at REPEATABLE READ whose snapshot predates them fails (40001).
+ * One statement rewrites the store: a kept pair's row updated in place (a
+ * statement waiting for it follows the update; a delete and an insert would
+ * hide the new row from it), a dropped one's deleted, a new pair inserted; a
+ * writer at REPEATABLE READ whose snapshot predates them fails (40001).
  */
 #include "postgres.h"
 
@@ -38,9 +40,7 @@
 
 #define LOCK_PLAN(s) ((s)->first_plan)
 #define READ_PLAN(s) ((s)->first_plan + 1)
-#define DELETE_PLAN(s) ((s)->first_plan + 2)
-#define INSERT_PLAN(s) ((s)->first_plan + 3)
-#define UPDATE_PLAN(s) ((s)->first_plan + 4)
+#define WRITE_PLAN(s) ((s)->first_plan + 2)
 
 struct GlickoLiveStore
 {
@@ -87,7 +87,7 @@ glicko_live_mates_open(GlickoLiveMates *s, GlickoLiveEntry *e, const char *name,
 			   *kt = rt->key_type_name;
 	TypeCacheEntry *tc;
 	Oid			key_types[1];
-	Oid			write_types[3];
+	Oid			write_types[8];
 	int			ret;
 
 	if (method != GLICKO_TEAM_SUM && method != GLICKO_TEAM_MEAN)
@@ -133,33 +133,33 @@ glicko_live_mates_open(GlickoLiveMates *s, GlickoLiveEntry *e, const char *name,
 									 keys, store, rt->eq),
 							1, key_types);
 	e->plans[READ_PLAN(s)] = glicko_live_prepare_read(rt);
-	write_types[0] = OIDARRAYOID;
-	write_types[1] = get_array_type(TIDOID);
-	e->plans[DELETE_PLAN(s)] =
-		glicko_live_prepare(psprintf("DELETE FROM %s s USING ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) v(tableoid, tid)"
-									 " WHERE s.ctid OPERATOR(pg_catalog.=) v.tid"
-									 " AND s.tableoid OPERATOR(pg_catalog.=) v.tableoid",
-									 store),
-							2, write_types);
-	write_types[2] = FLOAT8ARRAYOID;
-	e->plans[UPDATE_PLAN(s)] =
-		glicko_live_prepare(psprintf("UPDATE %s s SET covariance = v.c"
+
+	/*
+	 * The store's rewrite in one statement: the kept pairs' rows updated, the
+	 * dropped ones' deleted (both by table and TID), the new pairs inserted;
+	 * the three counts.
+	 */
+	write_types[0] = write_types[3] = OIDARRAYOID;
+	write_types[1] = write_types[4] = get_array_type(TIDOID);
+	write_types[2] = write_types[7] = FLOAT8ARRAYOID;
+	write_types[5] = write_types[6] = TEXTARRAYOID;
+	e->plans[WRITE_PLAN(s)] =
+		glicko_live_prepare(psprintf("WITH u AS (UPDATE %1$s s SET covariance = v.c"
 									 " FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2), pg_catalog.unnest($3)) v(tableoid, tid, c)"
 									 " WHERE s.ctid OPERATOR(pg_catalog.=) v.tid"
-									 " AND s.tableoid OPERATOR(pg_catalog.=) v.tableoid",
-									 store),
-							3, write_types);
-	write_types[0] = TEXTARRAYOID;
-	write_types[1] = TEXTARRAYOID;
-	write_types[2] = FLOAT8ARRAYOID;
-	e->plans[INSERT_PLAN(s)] =
-		glicko_live_prepare(psprintf("INSERT INTO %1$s (player_a, player_b, covariance)"
+									 " AND s.tableoid OPERATOR(pg_catalog.=) v.tableoid RETURNING 1),"
+									 " d AS (DELETE FROM %1$s s USING ROWS FROM (pg_catalog.unnest($4), pg_catalog.unnest($5)) v(tableoid, tid)"
+									 " WHERE s.ctid OPERATOR(pg_catalog.=) v.tid"
+									 " AND s.tableoid OPERATOR(pg_catalog.=) v.tableoid RETURNING 1),"
+									 " i AS (INSERT INTO %1$s (player_a, player_b, covariance)"
 									 " SELECT LEAST(CAST(u.a AS %2$s), CAST(u.b AS %2$s)),"
 									 " GREATEST(CAST(u.a AS %2$s), CAST(u.b AS %2$s)), u.c"
-									 " FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
-									 " pg_catalog.unnest($3)) u(a, b, c)",
+									 " FROM ROWS FROM (pg_catalog.unnest($6), pg_catalog.unnest($7),"
+									 " pg_catalog.unnest($8)) u(a, b, c) RETURNING 1)"
+									 " SELECT (SELECT pg_catalog.count(*) FROM u), (SELECT pg_catalog.count(*) FROM d),"
+									 " (SELECT pg_catalog.count(*) FROM i)",
 									 store, kt),
-							3, write_types);
+							8, write_types);
 }
 
 static int
@@ -552,26 +552,6 @@ glicko_live_mates_after(GlickoLiveStore *st, const GlickoLiveRow *locked)
 	}
 }
 
-/* Run a statement of the store that must write n rows. */
-static void
-run_write(const GlickoLiveMates *s, SPIPlanPtr plan, Datum *args, int ok, int n, const char *what)
-{
-	int			ret = SPI_execute_plan(plan, args, NULL, false, 0);
-
-	if (ret != ok)
-		elog(ERROR, "live teammates: write of the store failed: %s", SPI_result_code_string(ret));
-	glicko2_require_written(s->relid, (int64) SPI_processed, n, what);
-}
-
-/* The locked rows' tables and TIDs as a statement's first two arguments. */
-static Datum *
-row_args(Datum *args, const Datum *tableoid, const Datum *tid, int n)
-{
-	args[0] = glicko_live_array(tableoid, n, OIDOID);
-	args[1] = glicko_live_array(tid, n, TIDOID);
-	return args;
-}
-
 /*
  * A pair kept is its locked row updated (a statement waiting for that row
  * follows the update and reads it: a delete and an insert would hide it),
@@ -585,14 +565,18 @@ glicko_live_mates_write(const GlickoLiveMates *s, GlickoLiveEntry *e, const Glic
 	int		   *locked_at = palloc(sizeof(int) * (st->n_keys + st->n_partners + 1));
 	int		   *next = palloc(sizeof(int) * (st->n_locked + 1));
 	bool	   *kept = palloc0(sizeof(bool) * (st->n_locked + 1));
-	Datum	   *tableoid = palloc(sizeof(Datum) * (st->n_locked + 1)),
-			   *tid = palloc(sizeof(Datum) * (st->n_locked + 1)),
-			   *c = palloc(sizeof(Datum) * (st->n_pairs + 1)),
-			   *a = palloc(sizeof(Datum) * (st->n_pairs + 1)),
-			   *b = palloc(sizeof(Datum) * (st->n_pairs + 1));
-	Datum		args[3];
-	char	   *message = psprintf("teammates store of %s", what);
-	int			n;
+	Datum	   *u_tableoid = palloc(sizeof(Datum) * (st->n_locked + 1)),
+			   *u_tid = palloc(sizeof(Datum) * (st->n_locked + 1)),
+			   *u_c = palloc(sizeof(Datum) * (st->n_locked + 1)),
+			   *d_tableoid = palloc(sizeof(Datum) * (st->n_locked + 1)),
+			   *d_tid = palloc(sizeof(Datum) * (st->n_locked + 1)),
+			   *i_a = palloc(sizeof(Datum) * (st->n_pairs + 1)),
+			   *i_b = palloc(sizeof(Datum) * (st->n_pairs + 1)),
+			   *i_c = palloc(sizeof(Datum) * (st->n_pairs + 1));
+	Datum		args[8];
+	int			meant[3] = {0, 0, 0};
+	int			ret;
+	const char *message;
 
 	/* The locked rows by their first player (lists), for the pairs after. */
 	for (int x = 0; x < st->n_keys + st->n_partners; x++)
@@ -614,53 +598,52 @@ glicko_live_mates_write(const GlickoLiveMates *s, GlickoLiveEntry *e, const Glic
 				row[k] = i;
 				kept[i] = true;
 			}
-	}
-
-	n = 0;
-	for (int k = st->n_locked; k < st->n_pairs; k++)
-		if (st->alive[k] && row[k] >= 0)
+		if (row[k] >= 0)
 		{
-			tableoid[n] = st->locked_tableoid[row[k]];
-			tid[n] = st->locked_tid[row[k]];
-			c[n++] = Float8GetDatum(st->covariance[k]);
+			u_tableoid[meant[0]] = st->locked_tableoid[row[k]];
+			u_tid[meant[0]] = st->locked_tid[row[k]];
+			u_c[meant[0]++] = Float8GetDatum(st->covariance[k]);
 		}
-	if (n > 0)
-	{
-		args[2] = glicko_live_array(c, n, FLOAT8OID);
-		run_write(s, e->plans[UPDATE_PLAN(s)], row_args(args, tableoid, tid, n), SPI_OK_UPDATE, n,
-				  message);
-	}
-
-	n = 0;
-	for (int i = 0; i < st->n_locked; i++)
-		if (!kept[i])
-		{
-			tableoid[n] = st->locked_tableoid[i];
-			tid[n++] = st->locked_tid[i];
-		}
-	if (n > 0)
-		run_write(s, e->plans[DELETE_PLAN(s)], row_args(args, tableoid, tid, n), SPI_OK_DELETE, n,
-				  message);
-
-	n = 0;
-	for (int k = st->n_locked; k < st->n_pairs; k++)
-		if (st->alive[k] && row[k] < 0)
+		else
 		{
 			int			x[2] = {st->a[k], st->b[k]};
-			Datum	   *out[2] = {&a[n], &b[n]};
+			Datum	   *out[2] = {&i_a[meant[2]], &i_b[meant[2]]};
 
 			for (int side = 0; side < 2; side++)
 				*out[side] = CStringGetTextDatum(x[side] < st->n_keys ?
 												 glicko_live_key_text(key_type, keys[x[side]]) :
 												 glicko_live_key_text(rt->key_type,
 																	  st->partner_key[x[side] - st->n_keys]));
-			c[n++] = Float8GetDatum(st->covariance[k]);
+			i_c[meant[2]++] = Float8GetDatum(st->covariance[k]);
 		}
-	if (n > 0)
+	}
+	for (int i = 0; i < st->n_locked; i++)
+		if (!kept[i])
+		{
+			d_tableoid[meant[1]] = st->locked_tableoid[i];
+			d_tid[meant[1]++] = st->locked_tid[i];
+		}
+	if (meant[0] + meant[1] + meant[2] == 0)
+		return;
+
+	args[0] = glicko_live_array(u_tableoid, meant[0], OIDOID);
+	args[1] = glicko_live_array(u_tid, meant[0], TIDOID);
+	args[2] = glicko_live_array(u_c, meant[0], FLOAT8OID);
+	args[3] = glicko_live_array(d_tableoid, meant[1], OIDOID);
+	args[4] = glicko_live_array(d_tid, meant[1], TIDOID);
+	args[5] = glicko_live_array(i_a, meant[2], TEXTOID);
+	args[6] = glicko_live_array(i_b, meant[2], TEXTOID);
+	args[7] = glicko_live_array(i_c, meant[2], FLOAT8OID);
+	ret = SPI_execute_plan(e->plans[WRITE_PLAN(s)], args, NULL, false, 0);
+	if (ret != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "live teammates: write of the store failed: %s", SPI_result_code_string(ret));
+	message = psprintf("teammates store of %s", what);
+	for (int k = 0; k < 3; k++)
 	{
-		args[0] = glicko_live_array(a, n, TEXTOID);
-		args[1] = glicko_live_array(b, n, TEXTOID);
-		args[2] = glicko_live_array(c, n, FLOAT8OID);
-		run_write(s, e->plans[INSERT_PLAN(s)], args, SPI_OK_INSERT, n, message);
+		bool		isnull;
+		int64		written = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
+														  k + 1, &isnull));
+
+		glicko2_require_written(s->relid, written, meant[k], message);
 	}
 }

@@ -26,7 +26,7 @@ typedef struct GlickoLiveMates
 } GlickoLiveMates;
 
 /* The statements' plans it takes from first_plan on. */
-#define GLICKO_LIVE_MATES_PLANS 5
+#define GLICKO_LIVE_MATES_PLANS 3
 
 /* One statement's store: the pairs of its players, and their partners. */
 typedef struct GlickoLiveStore GlickoLiveStore;
