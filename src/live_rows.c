@@ -690,9 +690,7 @@ refuse_citus_table(TriggerData *trigdata)
 			errmsg("live trigger %s (%s) cannot rate rows written to %s: Citus distributes the table",
 				   trigdata->tg_trigger->tgname, fn ? fn : "?", RelationGetRelationName(trigdata->tg_relation)),
 			errdetail("A trigger runs on one shard's node: it cannot lock both players' rows on other nodes in one order, so concurrent games could be rated out of order or deadlock."),
-			fn != NULL && strcmp(fn, "glicko2_rate_games") == 0
-			? errhint("Call glicko2_rate_game(ratings, player, opponent, score, played_at[, options]) in the transaction that writes the game (docs/citus.md, Live ratings).")
-			: errhint("See docs/citus.md, Live ratings, for rating on Citus."));
+			errhint("Rate a distributed league by periods with glicko2_close_period or glicko2_close_matches: no live path on Citus is built yet (docs/citus.md, Guard)."));
 }
 
 GlickoLiveEntry *
