@@ -1,6 +1,6 @@
 /*
  * close_sides.c — a close's per-player sums and results where the games
- * are not in one backend: Citus's shards (sql/citus_close.sql).
+ * are not in one backend: Citus's shards (sql/close_citus.sql).
  *
  *   glicko2_internal.glicko2_side_sums(rating, opponent_rating, opponent_rd,
  *                                      score, advantage float8)
