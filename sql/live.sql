@@ -29,6 +29,19 @@ CREATE FUNCTION glicko2_rate_games()
 COMMENT ON FUNCTION glicko2_rate_games() IS
   'AFTER INSERT ... FOR EACH ROW trigger for a games table: rates both players of each game at once in the inserting transaction (RD grown for the time since rated_at, then glicko2_game at t = 0 from both pre-game ratings); arguments: the ratings table, then ''period=1 day'', ''tau=0.5'', ''max_rd=350'' (or none), column names, parties and advantages, and ''teammates=store'' (a store of glicko2_teammates_create read and rewritten with the ratings, each match rated with its players'' stored covariances)';
 
+-- One game rated in the caller's transaction, by one-row statements in key
+-- order (C: src/live_rate_game.c): the path where no row trigger can rate,
+-- such as a ratings table Citus distributes (docs/citus.md#live-ratings).
+-- Not STRICT: a NULL player, score or time is a bad game, refused.
+CREATE FUNCTION glicko2_rate_game(ratings regclass, player_id anyelement, opponent_id anyelement,
+                                  score float8, played_at timestamptz,
+                                  VARIADIC options text[] DEFAULT '{}')
+  RETURNS void AS 'MODULE_PATHNAME', 'glicko2_rate_game'
+  LANGUAGE C VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION glicko2_rate_game(regclass, anyelement, anyelement, float8, timestamptz, text[]) IS
+  'Rates one game in the caller''s transaction as glicko2_rate_games does (the same update, bit for bit), with one-row statements in key order: each player''s row locked by key (added as unrated if missing), both rated, each written by key; for ratings tables no row trigger can serve (Citus); options as the trigger''s: ''period=1 day'', ''tau=0.5'', ''max_rd=350'' (or none), floors and caps, column names';
+
 -- Team and free-for-all matches rated live (C: src/live_matches.c).  Its
 -- arguments: the ratings table, then 'name=value' options.
 CREATE FUNCTION glicko2_rate_matches()

@@ -121,7 +121,8 @@ parse_option(const char *arg, MatchTrigger *t, const char **names, const char *t
 	char	   *name;
 	const char *value;
 
-	glicko_live_option_split(arg, trigger_name, option_names, &name, &value);
+	glicko_live_option_split(arg, psprintf("trigger %s", trigger_name), option_names,
+							 &name, &value);
 	if (glicko_live_common_option(name, value, &t->opt, cxt))
 		return;
 	if (strcmp(name, "method") == 0)
@@ -152,7 +153,7 @@ parse_option(const char *arg, MatchTrigger *t, const char **names, const char *t
 			names[c] = MemoryContextStrdup(cxt, value);
 			return;
 		}
-	glicko_live_unknown_option(trigger_name, name, option_names);
+	glicko_live_unknown_option(psprintf("trigger %s", trigger_name), name, option_names);
 }
 
 /* The column's attnum, type, collation and (if ordered) comparison. */
@@ -236,12 +237,6 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 	for (int i = 1; i < trigger->tgnargs; i++)
 		parse_option(trigger->tgargs[i], t, names, trigger->tgname, e->cxt);
 	glicko2_team_advantage_check(&t->advantage, t->method);
-	if (t->opt.player_column == NULL)
-		t->opt.player_column = MemoryContextStrdup(e->cxt, "player_id");
-	if (t->opt.rating_column == NULL)
-		t->opt.rating_column = MemoryContextStrdup(e->cxt, "rating");
-	if (t->opt.rated_at_column == NULL)
-		t->opt.rated_at_column = MemoryContextStrdup(e->cxt, "rated_at");
 
 	/*
 	 * The play shares: weight_column, or else a column named weight (as

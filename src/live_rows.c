@@ -1,7 +1,8 @@
 /*
  * live_rows.c — the pieces both live triggers share (live_rows.h): their
  * options, the ratings table's checks, a cache of each trigger's prepared
- * statements, and the reading of a locked ratings row.
+ * statements, the reading of a locked ratings row, and the rating of one
+ * game (with glicko2_rate_game, live_rate_game.c).
  */
 #include "postgres.h"
 
@@ -39,10 +40,13 @@ glicko_live_options_init(GlickoLiveOptions *opt)
 	opt->tau = GLICKO2_DEFAULT_TAU;
 	opt->max_rd = GLICKO2_DEFAULT_RD;
 	opt->caps = GLICKO_CAPS_OFF;
+	opt->player_column = "player_id";
+	opt->rating_column = "rating";
+	opt->rated_at_column = "rated_at";
 }
 
 void
-glicko_live_option_split(const char *arg, const char *trigger_name, const char *option_names,
+glicko_live_option_split(const char *arg, const char *who, const char *option_names,
 						 char **name, const char **value)
 {
 	const char *eq = strchr(arg, '=');
@@ -50,19 +54,18 @@ glicko_live_option_split(const char *arg, const char *trigger_name, const char *
 	if (eq == NULL)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				errmsg("trigger %s: argument \"%s\" is not name=value", trigger_name, arg),
-				errhint("The first argument names the ratings table; the others are options: %s.",
-						option_names));
+				errmsg("%s: argument \"%s\" is not name=value", who, arg),
+				errhint("Options are 'name=value': %s.", option_names));
 	*name = pnstrdup(arg, eq - arg);
 	*value = eq + 1;
 }
 
 void
-glicko_live_unknown_option(const char *trigger_name, const char *name, const char *option_names)
+glicko_live_unknown_option(const char *who, const char *name, const char *option_names)
 {
 	ereport(ERROR,
 			errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			errmsg("trigger %s: unknown option \"%s\"", trigger_name, name),
+			errmsg("%s: unknown option \"%s\"", who, name),
 			errhint("Options are %s.", option_names));
 }
 
@@ -70,7 +73,7 @@ bool
 glicko_live_common_option(const char *name, const char *value, GlickoLiveOptions *opt,
 						  MemoryContext cxt)
 {
-	char	  **slot;
+	const char **slot;
 
 	if (strcmp(name, "period") == 0)
 		opt->period_usecs = glicko_live_period_usecs(DatumGetIntervalP(
@@ -109,7 +112,7 @@ AttrNumber
 glicko_live_column_attnum(Oid relid, const char *column, const char *option)
 {
 	return glicko_column_attnum(relid, column,
-								psprintf("Name the column with the trigger argument '%s=...'.", option));
+								psprintf("Name the column with the option '%s=...'.", option));
 }
 
 void
@@ -183,18 +186,33 @@ glicko_live_open_ratings(GlickoLiveRatings *rt, const GlickoLiveOptions *opt,
 	Trigger    *trigger = trigdata->tg_trigger;
 	Relation	table = trigdata->tg_relation;
 	const char *ratings_name = trigger->tgargs[0];
-	AttrNumber	key_attnum,
-				rating_attnum,
-				rated_at_attnum;
-	MemoryContext old;
+	Oid			relid;
 
-	rt->unrated = glicko2_unrated(opt->max_rd);
-	rt->relid = glicko_live_relation(ratings_name, table);
-	if (!OidIsValid(rt->relid))
+	relid = glicko_live_relation(ratings_name, table);
+	if (!OidIsValid(relid))
 		ereport(ERROR,
 				errcode(ERRCODE_UNDEFINED_TABLE),
 				errmsg("ratings table %s named by trigger %s on %s does not exist",
 					   ratings_name, trigger->tgname, RelationGetRelationName(table)));
+	glicko_live_check_ratings(rt, opt, relid, source_key_type,
+							  psprintf("column \"%s\" of %s", source_column,
+									   RelationGetRelationName(table)),
+							  extension_namespace, cxt);
+}
+
+void
+glicko_live_check_ratings(GlickoLiveRatings *rt, const GlickoLiveOptions *opt, Oid relid,
+						  Oid source_key_type, const char *source_what,
+						  Oid extension_namespace, MemoryContext cxt)
+{
+	AttrNumber	key_attnum,
+				rating_attnum,
+				rated_at_attnum;
+	int32		key_typmod;
+	MemoryContext old;
+
+	rt->relid = relid;
+	rt->unrated = glicko2_unrated(opt->max_rd);
 	glicko_not_catalog(rt->relid, "ratings table");
 
 	rt->rating_type = glicko2_rating_type(extension_namespace);
@@ -206,13 +224,12 @@ glicko_live_open_ratings(GlickoLiveRatings *rt, const GlickoLiveOptions *opt,
 	rt->rating_desc = BlessTupleDesc(lookup_rowtype_tupdesc_copy(rt->rating_type, -1));
 	MemoryContextSwitchTo(old);
 	glicko_live_require_type(rt->relid, rated_at_attnum, TIMESTAMPTZOID, "timestamptz");
-	rt->key_type = get_atttype(rt->relid, key_attnum);
+	get_atttypetypmodcoll(rt->relid, key_attnum, &rt->key_type, &key_typmod, &rt->key_collation);
 	if (!glicko_keys_match(rt->key_type, source_key_type))
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),
-				errmsg("column \"%s\" of %s is %s, but player column \"%s\" of %s is %s",
-					   source_column, RelationGetRelationName(table),
-					   format_type_be(source_key_type), opt->player_column,
+				errmsg("%s is %s, but player column \"%s\" of %s is %s",
+					   source_what, format_type_be(source_key_type), opt->player_column,
 					   get_rel_name(rt->relid), format_type_be(rt->key_type)));
 	require_unique_key(rt->relid, key_attnum, opt->player_column);
 
@@ -665,7 +682,8 @@ live_hierarchy(GlickoLiveEntry *e, TriggerData *trigdata)
  * A live trigger on a table Citus distributes or replicates runs on its
  * shards (or on every copy): it would lock the players' rows from one node
  * in no order shared with the others, or rate a game once per copy.  It is
- * refused; the supported path on Citus is a function the writer calls.
+ * refused; the supported path on Citus for games is glicko2_rate_game
+ * (live_rate_game.c), which the writer calls; matches have none.
  * (The catalog of Citus is read only where it is installed, once per
  * trigger built.)
  */
@@ -676,6 +694,7 @@ refuse_citus_table(TriggerData *trigdata)
 	Datum		values[1];
 	bool		isnull;
 	char	   *fn = get_func_name(trigdata->tg_trigger->tgfoid);
+	const char *ratings = "'<ratings>'";
 
 	if (!OidIsValid(get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE)))
 		return;
@@ -685,12 +704,17 @@ refuse_citus_table(TriggerData *trigdata)
 		elog(ERROR, "glicko2_citus_placed failed");
 	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)) || isnull)
 		return;
+	if (trigdata->tg_trigger->tgnargs > 0)
+		ratings = quote_literal_cstr(trigdata->tg_trigger->tgargs[0]);
 	ereport(ERROR,
 			errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 			errmsg("live trigger %s (%s) cannot rate rows written to %s: Citus distributes the table",
 				   trigdata->tg_trigger->tgname, fn ? fn : "?", RelationGetRelationName(trigdata->tg_relation)),
 			errdetail("A trigger runs on one shard's node: it cannot lock both players' rows on other nodes in one order, so concurrent games could be rated out of order or deadlock."),
-			errhint("Rate a distributed league by periods with glicko2_close_period or glicko2_close_matches: no live path on Citus is built yet (docs/citus.md, Guard)."));
+			fn != NULL && strcmp(fn, "glicko2_rate_games") == 0
+			? errhint("Call glicko2_rate_game(%s, player, opponent, score, played_at[, options]) in the transaction that writes the game (docs/citus.md, Live ratings).",
+					  ratings)
+			: errhint("Team and free-for-all matches have no live path on Citus: rate them by periods with glicko2_close_matches (docs/citus.md, Live ratings)."));
 }
 
 GlickoLiveEntry *
@@ -772,7 +796,10 @@ read_row(GlickoLiveRow *row, HeapTuple tup, TupleDesc desc, int first,
 		 const GlickoLiveRatings *rt, Oid key_type, Datum key)
 {
 	bool		isnull;			/* ctid and tableoid are never NULL */
-	Datum		rating = SPI_getbinval(tup, desc, first, &row->unrated);
+	bool		rating_null,
+				rated_at_null;
+	Datum		rating = SPI_getbinval(tup, desc, first, &rating_null);
+	Datum		rated_at = SPI_getbinval(tup, desc, first + 1, &rated_at_null);
 	Oid			tableoid = DatumGetObjectId(SPI_getbinval(tup, desc, first + 3, &isnull));
 
 	/*
@@ -787,10 +814,19 @@ read_row(GlickoLiveRow *row, HeapTuple tup, TupleDesc desc, int first,
 				errdetail("Rows of %s and %s hold the same player; the unique key of an inheritance parent does not cover its children.",
 						  get_rel_name(row->tableoid), get_rel_name(tableoid)),
 				errhint("Keep each player in one table of the hierarchy, or use a partitioned table, whose unique key spans its partitions."));
-	row->found = true;
+	glicko_live_read_rating(row, rating, rating_null, rated_at, rated_at_null, rt, key_type, key);
 	row->tableoid = tableoid;
 	row->tid = *(ItemPointer) DatumGetPointer(SPI_getbinval(tup, desc, first + 2, &isnull));
-	row->rated_at = DatumGetTimestampTz(SPI_getbinval(tup, desc, first + 1, &row->rated_at_null));
+}
+
+void
+glicko_live_read_rating(GlickoLiveRow *row, Datum rating, bool rating_null, Datum rated_at,
+						bool rated_at_null, const GlickoLiveRatings *rt, Oid key_type, Datum key)
+{
+	row->found = true;
+	row->unrated = rating_null;
+	row->rated_at_null = rated_at_null;
+	row->rated_at = rated_at_null ? 0 : DatumGetTimestampTz(rated_at);
 	if (!row->rated_at_null)
 		glicko_live_check_timestamp(row->rated_at, "rated_at");
 	if (row->unrated)
@@ -804,6 +840,35 @@ read_row(GlickoLiveRow *row, HeapTuple tup, TupleDesc desc, int first,
 		glicko2_datum_get(rating, &row->rating, "rating");
 		error_context_stack = callback.previous;
 	}
+}
+
+/*
+ * One game rated for both players from their locked rows (rows[0] the
+ * player's, rows[1] the opponent's): each RD grown for the periods since
+ * its rated_at, both updated from both pre-game ratings at t = 0, the
+ * floors and caps applied, rated_at moved to played_at (never back).  The
+ * one definition glicko2_rate_games and glicko2_rate_game rate a game by;
+ * `what` names the game in errors.
+ */
+void
+glicko_live_rate_game(const GlickoLiveOptions *opt, GlickoLiveRow *rows, double score,
+					  TimestampTz played_at, const char *what)
+{
+	Glicko2Rating new_player,
+				new_opponent;
+	GlickoStatus status;
+
+	status = glicko2_live_game(&rows[0].rating, glicko_live_idle(&rows[0], played_at, opt->period_usecs),
+							   &rows[1].rating, glicko_live_idle(&rows[1], played_at, opt->period_usecs),
+							   score, opt->tau, opt->max_rd, &new_player, &new_opponent);
+	if (status != GLICKO_OK)
+		glicko_report_status(status, what);
+	(void) glicko2_apply_caps(&rows[0].rating, &new_player, &opt->caps);
+	(void) glicko2_apply_caps(&rows[1].rating, &new_opponent, &opt->caps);
+	rows[0].rating = new_player;
+	rows[1].rating = new_opponent;
+	for (int i = 0; i < 2; i++)
+		rows[i].rated_at = glicko_live_rated_at(&rows[i], played_at);
 }
 
 double

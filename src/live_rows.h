@@ -28,15 +28,19 @@ typedef struct GlickoLiveOptions
 	double		tau;
 	double		max_rd;			/* INFINITY: no cap */
 	GlickoCaps	caps;			/* floors and caps, off by default */
-	char	   *player_column;	/* of ratings */
-	char	   *rating_column;
-	char	   *rated_at_column;
+	const char *player_column;	/* of ratings */
+	const char *rating_column;
+	const char *rated_at_column;
 } GlickoLiveOptions;
 
+/* The defaults: a day, tau 0.5, max_rd 350, no caps, player_id, rating, rated_at. */
 extern void glicko_live_options_init(GlickoLiveOptions *opt);
 
-/* Split 'name=value' (name palloc'd), or an ERROR listing option_names. */
-extern void glicko_live_option_split(const char *arg, const char *trigger_name,
+/*
+ * Split 'name=value' (name palloc'd), or an ERROR listing option_names;
+ * `who` names the caller in errors ("trigger t", "glicko2_rate_game").
+ */
+extern void glicko_live_option_split(const char *arg, const char *who,
 									 const char *option_names,
 									 char **name, const char **value);
 
@@ -44,7 +48,7 @@ extern void glicko_live_option_split(const char *arg, const char *trigger_name,
 extern bool glicko_live_common_option(const char *name, const char *value,
 									  GlickoLiveOptions *opt, MemoryContext cxt);
 
-glicko_noreturn extern void glicko_live_unknown_option(const char *trigger_name,
+glicko_noreturn extern void glicko_live_unknown_option(const char *who,
 													   const char *name,
 													   const char *option_names);
 
@@ -63,6 +67,7 @@ typedef struct GlickoLiveRatings
 {
 	Oid			relid;
 	Oid			key_type;		/* of its player column */
+	Oid			key_collation;	/* of its player column */
 	Oid			rating_type;	/* the extension's glicko2_rating */
 	TupleDesc	rating_desc;	/* its descriptor, blessed (in the entry's
 								 * cxt) */
@@ -81,11 +86,18 @@ typedef struct GlickoLiveRatings
 extern Oid	glicko_live_relation(const char *name, Relation table);
 
 /*
- * Resolve the trigger's first argument (unqualified: in the table's
- * schema), check its columns against opt and the player column of the
- * trigger's table (source_key_type, source_column: same type, or both
- * integers), require a unique key of its own; its unrated player from
- * opt->max_rd.
+ * Check the ratings table relid's columns against opt and the type of the
+ * players' keys (source_key_type, of source_what, which names it in
+ * errors: same type, or both integers), require a unique key of its own;
+ * its unrated player from opt->max_rd.
+ */
+extern void glicko_live_check_ratings(GlickoLiveRatings *rt, const GlickoLiveOptions *opt,
+									  Oid relid, Oid source_key_type, const char *source_what,
+									  Oid extension_namespace, MemoryContext cxt);
+
+/*
+ * The same for a trigger: its first argument (unqualified: in the table's
+ * schema), against the player column source_column of the trigger's table.
  */
 extern void glicko_live_open_ratings(GlickoLiveRatings *rt, const GlickoLiveOptions *opt,
 									 TriggerData *trigdata, Oid source_key_type,
@@ -204,6 +216,22 @@ extern int64 glicko_live_write_rows(GlickoLiveEntry *e, const GlickoLiveRatings 
 extern SPIPlanPtr glicko_live_prepare_read(const GlickoLiveRatings *rt);
 extern void glicko_live_read_players(SPIPlanPtr plan, const GlickoLiveRatings *rt, int n,
 									 const Datum *keys, GlickoLiveRow *rows);
+
+/*
+ * A row's rating and rated_at as read (rating NULL: unrated; rated_at NULL:
+ * unknown, never grown); ERROR on a bad stored rating, naming the player.
+ */
+extern void glicko_live_read_rating(GlickoLiveRow *row, Datum rating, bool rating_null,
+									Datum rated_at, bool rated_at_null,
+									const GlickoLiveRatings *rt, Oid key_type, Datum key);
+
+/*
+ * One game rated for both players from their locked rows (rows[0] the
+ * player's, rows[1] the opponent's, each given its new rating and
+ * rated_at); `what` names the game in errors.
+ */
+extern void glicko_live_rate_game(const GlickoLiveOptions *opt, GlickoLiveRow *rows,
+								  double score, TimestampTz played_at, const char *what);
 
 /* Periods the row's rating sat idle until `at` (0: unrated, unknown time, or earlier). */
 extern double glicko_live_idle(const GlickoLiveRow *row, TimestampTz at, double period_usecs);

@@ -70,7 +70,8 @@ parse_option(const char *arg, LiveTrigger *t, const char *trigger_name, MemoryCo
 	const char *value;
 	char	  **slot;
 
-	glicko_live_option_split(arg, trigger_name, option_names, &name, &value);
+	glicko_live_option_split(arg, psprintf("trigger %s", trigger_name), option_names,
+							 &name, &value);
 	if (glicko_live_common_option(name, value, &t->opt, cxt))
 		return;
 	slot = strcmp(name, "game_player_column") == 0 ? &t->game.game_player_column :
@@ -78,7 +79,7 @@ parse_option(const char *arg, LiveTrigger *t, const char *trigger_name, MemoryCo
 		strcmp(name, "score_column") == 0 ? &t->game.score_column :
 		strcmp(name, "played_at_column") == 0 ? &t->game.played_at_column : NULL;
 	if (slot == NULL)
-		glicko_live_unknown_option(trigger_name, name, option_names);
+		glicko_live_unknown_option(psprintf("trigger %s", trigger_name), name, option_names);
 	*slot = MemoryContextStrdup(cxt, value);
 }
 
@@ -107,9 +108,6 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 		parse_option(trigger->tgargs[i], t, trigger->tgname, e->cxt);
 #define DEFAULT_COLUMN(field, name) \
 	if (field == NULL) field = MemoryContextStrdup(e->cxt, name)
-	DEFAULT_COLUMN(opt->player_column, "player_id");
-	DEFAULT_COLUMN(opt->rating_column, "rating");
-	DEFAULT_COLUMN(opt->rated_at_column, "rated_at");
 	DEFAULT_COLUMN(g->game_player_column, "player_id");
 	DEFAULT_COLUMN(g->opponent_column, "opponent_id");
 	DEFAULT_COLUMN(g->score_column, "score");
@@ -220,9 +218,7 @@ rate_game(GlickoLiveEntry *e, TriggerData *trigdata)
 	double		score;
 	TimestampTz played_at;
 	GlickoLiveRow rows[2];
-	Glicko2Rating new_player,
-				new_opponent;
-	GlickoStatus status;
+	const char *what;
 
 	/* The game, checked before anything is written. */
 	game = trigdata->tg_trigtuple;
@@ -250,23 +246,11 @@ rate_game(GlickoLiveEntry *e, TriggerData *trigdata)
 	glicko_live_lock_players(e, &t->ratings, t->key_type, 2, keys, first_at, rows,
 							 "a game", RelationGetRelationName(trigdata->tg_relation));
 
-	status = glicko2_live_game(&rows[0].rating, glicko_live_idle(&rows[0], played_at, t->opt.period_usecs),
-							   &rows[1].rating, glicko_live_idle(&rows[1], played_at, t->opt.period_usecs),
-							   score, t->opt.tau, t->opt.max_rd,
-							   &new_player, &new_opponent);
-	if (status != GLICKO_OK)
-		glicko_report_status(status, psprintf("live rating of a game written to %s",
-											  RelationGetRelationName(trigdata->tg_relation)));
-	(void) glicko2_apply_caps(&rows[0].rating, &new_player, &t->opt.caps);
-	(void) glicko2_apply_caps(&rows[1].rating, &new_opponent, &t->opt.caps);
+	what = psprintf("live rating of a game written to %s",
+					RelationGetRelationName(trigdata->tg_relation));
+	glicko_live_rate_game(&t->opt, rows, score, played_at, what);
 
 	/* Both rows written; rated_at never moves back. */
-	rows[0].rating = new_player;
-	rows[1].rating = new_opponent;
-	for (int i = 0; i < 2; i++)
-		rows[i].rated_at = glicko_live_rated_at(&rows[i], played_at);
 	glicko2_require_written(e->ratings_relid,
-							glicko_live_write_rows(e, &t->ratings, 2, rows, NULL, 0), 2,
-							psprintf("live rating of a game written to %s",
-									 RelationGetRelationName(trigdata->tg_relation)));
+							glicko_live_write_rows(e, &t->ratings, 2, rows, NULL, 0), 2, what);
 }

@@ -15,7 +15,8 @@
 # "FAILED NAME" per file and "citus: N/M" last, and stops and removes
 # everything.  A file without expected output (bench/citus_close.sql) is run
 # and its output shown.
-# Set CITUS_KEEP=DIR to keep the data directories and logs in DIR.
+# Set CITUS_KEEP=DIR to keep the data directories and logs in DIR;
+# CITUS_FSYNC=on for durable commits (off by default: faster tests).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 : "${CITUS_SRC:?set CITUS_SRC to a Citus source tree or git directory}"
@@ -64,7 +65,7 @@ unix_socket_directories = '$dir'
 shared_preload_libraries = 'citus'
 max_prepared_transactions = 100
 wal_level = logical
-fsync = off
+fsync = ${CITUS_FSYNC:-off}
 EOF
   as_server "$bindir/pg_ctl" -D "$dir/node$n" -l "$dir/node$n.log" -w start >/dev/null ||
     { tail -20 "$dir/node$n.log"; exit 1; }

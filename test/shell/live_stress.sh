@@ -103,25 +103,10 @@ echo "games: single $got_single/$want_single, two-game transactions $got_two/$wa
 
 # The committed games one by one in commit order, with glicko2_rating_at and
 # glicko2_game: every rating and rated_at bit for bit.
-differences=$(psql -X -At -q -v ON_ERROR_STOP=1 -d "$db" <<'SQL'
+differences=$(psql -X -At -q -v ON_ERROR_STOP=1 -d "$db" <<SQL
 CREATE TEMP TABLE expected AS SELECT * FROM initial;
-DO $$
-DECLARE
-  g record;
-  p record;
-  o record;
-BEGIN
-  FOR g IN SELECT games.* FROM games JOIN log USING (id) ORDER BY log.at LOOP
-    SELECT glicko2_rating_at(e.rating, e.rated_at, g.played_at, '1 hour') AS r, e.rated_at AS at
-      INTO p FROM expected e WHERE e.player_id = g.player_id;
-    SELECT glicko2_rating_at(e.rating, e.rated_at, g.played_at, '1 hour') AS r, e.rated_at AS at
-      INTO o FROM expected e WHERE e.player_id = g.opponent_id;
-    DELETE FROM expected e WHERE e.player_id IN (g.player_id, g.opponent_id);
-    INSERT INTO expected VALUES
-      (g.player_id, glicko2_game(p.r, o.r, g.score), greatest(p.at, g.played_at)),
-      (g.opponent_id, glicko2_game(o.r, p.r, 1 - g.score), greatest(o.at, g.played_at));
-  END LOOP;
-END $$;
+CREATE TEMP TABLE replay_games AS SELECT games.*, log.at FROM games JOIN log USING (id);
+\i $(dirname "$0")/live_replay.sql
 SELECT count(*) FROM ratings r FULL JOIN expected e USING (player_id)
 WHERE r.rating IS DISTINCT FROM e.rating OR r.rated_at IS DISTINCT FROM e.rated_at;
 SQL
