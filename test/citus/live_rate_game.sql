@@ -1,7 +1,8 @@
 -- glicko2_rate_game on Citus: the ratings distributed by player over 32
 -- shards, games rated from the coordinator and from a worker; the same
 -- ratings bit for bit as the trigger glicko2_rate_games on a plain table
--- rating the same games; all or nothing across nodes; bad games refused.
+-- rating the same games; all or nothing across nodes; bad games refused;
+-- the live trigger for team matches refused (no live path on Citus).
 -- (Concurrency: test/citus/live_stress.sh.)
 SET citus.shard_count = 32;
 SET citus.next_shard_id = 193000;
@@ -105,6 +106,23 @@ CREATE TABLE handles (handle text PRIMARY KEY, rating glicko2_rating, rated_at t
 SELECT create_distributed_table('handles', 'handle');
 SELECT glicko2_rate_game('handles', 'magnus'::text, 'hikaru', 0.5, '2026-03-01', 'player_column=handle');
 SELECT handle, rating = glicko2_game(NULL, NULL, 0.5) AS drawn_from_unrated, rated_at FROM handles ORDER BY handle;
+
+-- Team matches have no live path on Citus: glicko2_rate_matches on a
+-- distributed matches table is refused, saying so; nothing is written.
+SET citus.enable_unsafe_triggers = on;
+SET citus.next_shard_id = 193100;
+CREATE TABLE matches (match_id int, player_id int, team int, place int, played_at timestamptz,
+                      PRIMARY KEY (match_id, player_id));
+SELECT create_distributed_table('matches', 'player_id', colocate_with => 'ratings');
+CREATE TRIGGER rate_matches AFTER INSERT ON matches REFERENCING NEW TABLE AS new_matches
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('ratings');
+\set VERBOSITY default
+\set SHOW_CONTEXT never
+INSERT INTO matches VALUES (1, :lo, 1, 1, '2026-03-03'), (1, :hi, 2, 2, '2026-03-03');
+\set VERBOSITY terse
+SELECT count(*) AS matches FROM matches;
+SELECT count(*) AS rated_since FROM ratings WHERE rated_at >= '2026-03-03';
+RESET citus.enable_unsafe_triggers;
 
 SET client_min_messages = warning;
 DROP SCHEMA citus_live CASCADE;
