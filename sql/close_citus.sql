@@ -29,18 +29,12 @@ COMMENT ON AGGREGATE glicko2_internal.glicko2_side_sums(float8, float8, float8, 
   'Helper of glicko2_close_on_workers: one player''s period sums from his game sides (his pre-period rating, the opponent''s rating and RD, the score, his advantage), as float8[] {information, information_low, surprise, surprise_low, games}; a NULL is an error';
 
 CREATE FUNCTION glicko2_internal.glicko2_sides_result(
-  player anyelement, pre glicko2_rating, sums float8[], tau float8, max_rd float8, caps float8[])
-  RETURNS glicko2_rating AS 'MODULE_PATHNAME', 'glicko2_sides_result'
+  player anyelement, pre glicko2_rating, sums float8[], tau float8, max_rd float8, caps float8[],
+  OUT rating glicko2_rating, OUT capped boolean)
+  AS 'MODULE_PATHNAME', 'glicko2_sides_result'
   LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION glicko2_internal.glicko2_sides_result(anyelement, glicko2_rating, float8[], float8, float8, float8[]) IS
-  'Helper of glicko2_close_on_workers: a player''s new rating from his pre-period rating (NULL: unrated) and glicko2_side_sums (NULL: no games), as the pass computes it (caps {min_rating, max_change, max_volatility}); NULL for an unrated player without games';
-
-CREATE FUNCTION glicko2_internal.glicko2_sides_capped(
-  player anyelement, pre glicko2_rating, sums float8[], tau float8, max_rd float8, caps float8[])
-  RETURNS boolean AS 'MODULE_PATHNAME', 'glicko2_sides_capped'
-  LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION glicko2_internal.glicko2_sides_capped(anyelement, glicko2_rating, float8[], float8, float8, float8[]) IS
-  'Helper of glicko2_close_on_workers: whether a floor or cap changed the rating glicko2_sides_result gives';
+  'Helper of glicko2_close_on_workers: a player''s new rating from his pre-period rating (NULL: unrated) and glicko2_side_sums (NULL: no games), as the pass computes it (caps {min_rating, max_change, max_volatility}), and whether a floor or cap changed it; rating NULL for an unrated player without games';
 
 -- Whether a close of ratings from games can run on Citus's workers: both
 -- hash-distributed, co-located, by the player columns.  false where Citus is
@@ -119,8 +113,8 @@ COMMENT ON FUNCTION glicko2_internal.glicko2_close_games_refuse(regclass, text, 
 -- INSERT ... SELECT, into work tables co-located with the ratings and
 -- dropped again before commit, so that every game side meets both players'
 -- pre-period ratings on its player's node; each shard sums its players'
--- sides (glicko2_side_sums) and computes their new ratings
--- (glicko2_sides_result, the pass's own update), and the ratings, new
+-- sides (glicko2_side_sums) and computes their new ratings and whether a
+-- floor or cap changed them (glicko2_sides_result, the pass's own update), and the ratings, new
 -- players and history are written shard by shard.  The coordinator sends
 -- the statements and reads counts; the record of the close is its own.
 --   A (opponent, player, player_rating, player_rd, score, advantage):
@@ -202,9 +196,7 @@ BEGIN
   -- opponent's rating local) and the player sides of B, summed.
   EXECUTE format($sql$
     INSERT INTO %1$s (player, rating, games, is_new, capped)
-    SELECT coalesce(r.%4$I, s.player), glicko2_internal.glicko2_sides_result(coalesce(r.%4$I, s.player), r.%5$I, s.sums, $1, $2, $3),
-           coalesce(CAST(s.sums[5] AS bigint), 0), r.%4$I IS NULL,
-           %8$s
+    SELECT coalesce(r.%4$I, s.player), res.rating, coalesce(CAST(s.sums[5] AS bigint), 0), r.%4$I IS NULL, res.capped
     FROM %2$s r
     FULL JOIN (SELECT x.player, glicko2_internal.glicko2_side_sums(x.rating, x.opponent_rating, x.opponent_rd, x.score, x.advantage) AS sums
                FROM (SELECT a.opponent AS player, %6$s AS rating, a.player_rating AS opponent_rating,
@@ -213,10 +205,8 @@ BEGIN
                      UNION ALL
                      SELECT b.player, b.rating, b.opponent_rating, b.opponent_rd, b.score, b.advantage FROM %7$s b) x
                GROUP BY x.player) s ON s.player = r.%4$I
-    $sql$, work_n, ratings, work_a, player_column, rating_column, pre_rating, work_b,
-    CASE WHEN min_rating IS NULL AND max_change IS NULL AND max_volatility IS NULL THEN 'false'
-         ELSE format('glicko2_internal.glicko2_sides_capped(coalesce(r.%1$I, s.player), r.%2$I, s.sums, $1, $2, $3)',
-                     player_column, rating_column) END)
+    CROSS JOIN LATERAL glicko2_internal.glicko2_sides_result(coalesce(r.%4$I, s.player), r.%5$I, s.sums, $1, $2, $3) res
+    $sql$, work_n, ratings, work_a, player_column, rating_column, pre_rating, work_b)
     USING tau, max_rd, caps;
 
   EXECUTE format('SELECT count(*) FILTER (WHERE NOT is_new), count(*) FILTER (WHERE is_new),'

@@ -9,10 +9,10 @@
  *     them): his period's sums, as float8[] {information, information_low,
  *     surprise, surprise_low, games}
  *   glicko2_internal.glicko2_sides_result(player anyelement, pre glicko2_rating,
- *                                        sums float8[], tau, max_rd, caps float8[])
- *     his new rating (pre NULL: unrated; NULL: unrated and idle), and
- *   glicko2_internal.glicko2_sides_capped(the same): whether a floor or cap
- *     changed it
+ *                                        sums float8[], tau, max_rd, caps float8[],
+ *                                        OUT rating, OUT capped)
+ *     his new rating (pre NULL: unrated; NULL: unrated and idle) and
+ *     whether a floor or cap changed it, from one computation
  *
  * Each side's terms are computed as the pass computes them (glicko2_terms,
  * or glicko2_terms_advantage with an advantage) and added in double-double
@@ -26,11 +26,14 @@
 
 #include <math.h>
 
+#include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "funcapi.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/typcache.h"
 
 #include "caps.h"
 #include "close_pass.h"
@@ -169,24 +172,43 @@ sides_result(FunctionCallInfo fcinfo, CloseResult *result)
 							   &caps, result);
 }
 
+/* The descriptors of glicko2_sides_result's result and of its rating. */
+typedef struct SidesResultDescs
+{
+	TupleDesc	result;
+	TupleDesc	rating;
+} SidesResultDescs;
+
 PG_FUNCTION_INFO_V1(glicko2_sides_result);
 Datum
 glicko2_sides_result(PG_FUNCTION_ARGS)
 {
+	SidesResultDescs *descs = (SidesResultDescs *) fcinfo->flinfo->fn_extra;
 	CloseResult result;
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+
+	if (descs == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+		TupleDesc	desc;
+
+		if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE ||
+			desc->natts != 2)
+			elog(ERROR, "glicko2_sides_result must return (rating, capped)");
+		descs = palloc(sizeof(SidesResultDescs));
+		descs->result = BlessTupleDesc(CreateTupleDescCopy(desc));
+		descs->rating = BlessTupleDesc(lookup_rowtype_tupdesc_copy(TupleDescAttr(desc, 0)->atttypid,
+																   -1));
+		MemoryContextSwitchTo(old);
+		fcinfo->flinfo->fn_extra = descs;
+	}
 
 	sides_result(fcinfo, &result);
-	if (!result.has_rating)
-		PG_RETURN_NULL();
-	PG_RETURN_DATUM(glicko2_get_datum(fcinfo, &result.rating));
-}
-
-PG_FUNCTION_INFO_V1(glicko2_sides_capped);
-Datum
-glicko2_sides_capped(PG_FUNCTION_ARGS)
-{
-	CloseResult result;
-
-	sides_result(fcinfo, &result);
-	PG_RETURN_BOOL(result.capped);
+	if (result.has_rating)
+		values[0] = glicko2_rating_datum(descs->rating, &result.rating);
+	else
+		nulls[0] = true;		/* unrated and idle: stays unrated */
+	values[1] = BoolGetDatum(result.capped);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(descs->result, values, nulls)));
 }

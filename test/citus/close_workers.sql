@@ -103,8 +103,11 @@ SELECT * FROM compare('int_uncapped', ', max_rd => NULL, min_rating => 1000, max
 SELECT * FROM compare('text_keys', '');
 SELECT * FROM compare('text_250', ', max_rd => 250, advantage => -20.5, home_column => ''home''');
 -- The records: every player, the games of each period, floors and caps at work.
+-- (this file's leagues only: it runs alone or after other tests)
 SELECT ratings, period, players, played, new_players, games, max_rd, capped > 0 AS capped
-FROM glicko2_closes WHERE ratings::text NOT LIKE '%local' ORDER BY close_number;
+FROM glicko2_closes c JOIN pg_class r ON r.oid = c.ratings
+WHERE r.relnamespace = 'citus_close_workers'::regnamespace AND r.relname NOT LIKE '%local'
+ORDER BY close_number, ratings::text;
 -- Each close made its three work tables (A, B, N) and dropped them.
 SELECT name, count(*) AS closes FROM created GROUP BY name ORDER BY name;
 SELECT count(*) AS left_over FROM pg_class WHERE relname ~ '^glicko2_close_[0-9]';
