@@ -329,11 +329,21 @@ BEGIN
               DETAIL = 'The store carries covariances of the team model''s strengths; ''individual'' and ''composite'' have none.';
     END IF;
     PERFORM glicko2_internal.glicko2_teammates_check(teammates, key_type);
+    IF glicko2_internal.glicko2_citus_distributed(ratings) OR glicko2_internal.glicko2_citus_distributed(matches)
+       OR glicko2_internal.glicko2_citus_distributed(teammates) THEN
+      RAISE EXCEPTION '% with a teammates store does not run on tables Citus distributes', procedure_name
+        USING ERRCODE = '0A000',
+              DETAIL = format('The store''s close rates a player together with his recurring teammates: one computation over every player, match and pair of the period, in one backend, which Citus cannot plan over %s.',
+                              concat_ws(', ', CASE WHEN glicko2_internal.glicko2_citus_distributed(ratings) THEN ratings::text END,
+                                              CASE WHEN glicko2_internal.glicko2_citus_distributed(matches) THEN matches::text END,
+                                              CASE WHEN glicko2_internal.glicko2_citus_distributed(teammates) THEN teammates::text END)),
+              HINT = 'Close without teammates (each player rated alone, on the workers: docs/citus.md, "Close"), or keep a league with a store on plain tables.';
+    END IF;
   END IF;
 END
 $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_matches_check(text, regclass, regclass, anyelement, text, float8, float8, regclass, name, name, name, name, name, name, name, name, name, float8, float8, regclass) IS
-  'Helper of glicko2_close_matches and glicko2_replay_matches: checks a matches close''s arguments and columns (glicko2_close_check''s, the matches'' columns, the method, the advantages, the party column, the teammates store), each error naming what is wrong; gives the ratings key type, the period''s type and text and the weight column read';
+  'Helper of glicko2_close_matches and glicko2_replay_matches: checks a matches close''s arguments and columns (glicko2_close_check''s, the matches'' columns, the method, the advantages, the party column, the teammates store, refused on tables Citus distributes), each error naming what is wrong; gives the ratings key type, the period''s type and text and the weight column read';
 
 CREATE PROCEDURE glicko2_close_matches(
   ratings regclass, matches regclass, period anyelement, method text DEFAULT 'sum',
@@ -402,7 +412,14 @@ BEGIN
     IF n_null > 0 THEN  -- (named by the handler below, like the reduction's errors)
       RAISE EXCEPTION 'bad row' USING ERRCODE = '22004';
     END IF;
-    IF teammates IS NULL THEN
+    IF teammates IS NULL AND glicko2_internal.glicko2_citus_hash_by(ratings, player_column)
+       AND glicko2_internal.glicko2_citus_hash_by(matches, match_column) THEN
+      -- Ratings Citus distributes by the player, matches by the match: the
+      -- same close on the workers (sql/close_citus.sql).
+      PERFORM glicko2_internal.glicko2_close_matches_on_workers(ratings, matches, c.period_text, c.period_type,
+        last_number, method, tau, max_rd, history, player_column, rating_column, period_column, match_columns,
+        weight_sql, party_advantage, size_advantage, min_rating, max_change, max_volatility, n_rows);
+    ELSIF teammates IS NULL THEN
       -- Each match's game sides as their terms of the players' sums, computed
       -- in C from the match's pre-period ratings (glicko2_close_ratings'
       -- 'terms' form: (player, information, surprise)).

@@ -581,8 +581,7 @@ receive_game(TupleTableSlot *slot, DestReceiver *self)
 		{
 			terms.information = DatumGetFloat8(slot->tts_values[1]);
 			terms.surprise = DatumGetFloat8(slot->tts_values[2]);
-			if (!(isfinite(terms.information) && terms.information >= 0.0 &&
-				  isfinite(terms.surprise)))
+			if (!glicko_terms_valid(&terms))
 				bad = BAD_TERMS;
 		}
 	}

@@ -8,6 +8,9 @@
  *     opponent's, the score and his advantage, all float8 as the pass reads
  *     them): his period's sums, as float8[] {information, information_low,
  *     surprise, surprise_low, games}
+ *   glicko2_internal.glicko2_term_sums(information, surprise float8)
+ *     the same from his game sides' terms (a match's sides, computed on the
+ *     match's shard by glicko2_match_sides)
  *   glicko2_internal.glicko2_sides_result(player anyelement, pre glicko2_rating,
  *                                        sums float8[], tau, max_rd, caps float8[],
  *                                        OUT rating, OUT capped)
@@ -15,7 +18,8 @@
  *     whether a floor or cap changed it, from one computation
  *
  * Each side's terms are computed as the pass computes them (glicko2_terms,
- * or glicko2_terms_advantage with an advantage) and added in double-double
+ * or glicko2_terms_advantage with an advantage; a match's by the reduction
+ * glicko2_close_matches gives the pass) and added in double-double
  * (GlickoSums), whose sums do not depend on the order of the games; the
  * result is close_pass.c's glicko_close_player_result.  So a close whose
  * sides are gathered on many nodes writes the ratings of one pass, bit for
@@ -42,12 +46,22 @@
 
 #define SUMS_FIELDS 5
 
+/* The state of glicko2_side_sums and glicko2_term_sums: the sums so far. */
+static GlickoSums *
+sums_state(FunctionCallInfo fcinfo, const char *fname)
+{
+	MemoryContext aggcontext = glicko_aggregate_context(fcinfo, fname);
+
+	if (PG_ARGISNULL(0))
+		return MemoryContextAllocZero(aggcontext, sizeof(GlickoSums));
+	return (GlickoSums *) PG_GETARG_POINTER(0);
+}
+
 PG_FUNCTION_INFO_V1(glicko2_side_sums_transfn);
 Datum
 glicko2_side_sums_transfn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcontext = glicko_aggregate_context(fcinfo, "glicko2_side_sums");
-	GlickoSums *sums;
+	GlickoSums *sums = sums_state(fcinfo, "glicko2_side_sums");
 	GlickoTerms terms;
 	double		rating,
 				opponent_rating,
@@ -66,11 +80,6 @@ glicko2_side_sums_transfn(PG_FUNCTION_ARGS)
 	score = PG_GETARG_FLOAT8(4);
 	advantage = PG_GETARG_FLOAT8(5);
 
-	if (PG_ARGISNULL(0))
-		sums = MemoryContextAllocZero(aggcontext, sizeof(GlickoSums));
-	else
-		sums = (GlickoSums *) PG_GETARG_POINTER(0);
-
 	/*
 	 * (the pass: glicko2_terms without an advantage column; with one,
 	 * glicko2_terms_advantage, which at 0 gives the same bits)
@@ -80,6 +89,31 @@ glicko2_side_sums_transfn(PG_FUNCTION_ARGS)
 	else
 		terms = glicko2_terms_advantage(rating, advantage, opponent_rating, opponent_rd,
 										score);
+	glicko_add_terms(sums, &terms);
+	PG_RETURN_POINTER(sums);
+}
+
+/*
+ * One game side given as its terms (a match's sides, glicko2_match_sides),
+ * checked as the pass checks the 'terms' form.
+ */
+PG_FUNCTION_INFO_V1(glicko2_term_sums_transfn);
+Datum
+glicko2_term_sums_transfn(PG_FUNCTION_ARGS)
+{
+	GlickoSums *sums = sums_state(fcinfo, "glicko2_term_sums");
+	GlickoTerms terms;
+
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("a game side of the close has NULL terms"));
+	terms.information = PG_GETARG_FLOAT8(1);
+	terms.surprise = PG_GETARG_FLOAT8(2);
+	if (!glicko_terms_valid(&terms))
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("a game side of the close has terms not finite or a negative information"));
 	glicko_add_terms(sums, &terms);
 	PG_RETURN_POINTER(sums);
 }

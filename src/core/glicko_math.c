@@ -275,6 +275,13 @@ glicko_add_terms(GlickoSums *sums, const GlickoTerms *game)
 	sums->games++;
 }
 
+bool
+glicko_terms_valid(const GlickoTerms *terms)
+{
+	return isfinite(terms->information) && terms->information >= 0.0 &&
+		isfinite(terms->surprise);
+}
+
 GlickoTerms
 glicko2_terms(double rating, double opponent_rating, double opponent_rd,
 			  double score)

@@ -240,6 +240,10 @@ extern double glicko_logistic(double z);
 extern void glicko_add_terms(GlickoSums *sums, const GlickoTerms *game);
 extern void glicko_merge_sums(GlickoSums *into, const GlickoSums *from);
 
+/* Whether a game side's terms are ones a game can give: finite, the
+ * information not negative (the closes check terms they are given). */
+extern bool glicko_terms_valid(const GlickoTerms *terms);
+
 /*
  * Reading ratings: intervals, the normal quantile behind them, and the
  * Glicko-2 scale of Step 2.
