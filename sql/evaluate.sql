@@ -451,26 +451,32 @@ BEGIN
         teams AS (SELECT mn, tn, min(pl) AS pl, array_agg(rating ORDER BY kn) AS rs, array_agg(w ORDER BY kn) AS ws,
                          array_agg(pt ORDER BY kn) AS pts
                   FROM x GROUP BY mn, tn),
-        -- With the store, each stored pair of a match as a_k a_l cov_kl
-        -- (a_k the player's weight in his team's strength, as the close's).
-        stored AS (SELECT k.mn, k.tn AS tk, l.tn AS tl, k.a * l.a * u.c AS v
+        -- With the store, the stored pairs of each match summed per pair of
+        -- teams (t1 <= t2) as a_k a_l cov_kl (a_k the player's weight in his
+        -- team's strength, as the close's); materialized, and joined to the
+        -- pairs of teams, so it is computed once a period, not once a pair.
+        stored AS MATERIALIZED (
+                   SELECT k.mn, least(k.tn, l.tn) AS t1, greatest(k.tn, l.tn) AS t2, sum(k.a * l.a * u.c) AS v
                    FROM unnest(st_a, st_b, st_c) u(a, b, c)
                    JOIN (SELECT x.mn, x.tn, x.kn, CASE WHEN m = 'mean' THEN x.w / sum(x.w) OVER (PARTITION BY x.mn, x.tn)
                                                        ELSE x.w END AS a FROM x) k ON k.kn = u.a + 1
                    JOIN (SELECT x.mn, x.tn, x.kn, CASE WHEN m = 'mean' THEN x.w / sum(x.w) OVER (PARTITION BY x.mn, x.tn)
                                                        ELSE x.w END AS a FROM x) l ON l.kn = u.b + 1 AND l.mn = k.mn
-                   WHERE with_store),
+                   WHERE with_store
+                   GROUP BY 1, 2, 3),
+        -- Var(D) of teams a and b gains 2 cov within each team, -2 cov across.
         pairs AS (SELECT CASE WHEN a.pl < b.pl THEN 1.0 WHEN a.pl > b.pl THEN 0.0 ELSE 0.5 END AS s,
                          CASE WHEN NOT with_store
                               THEN @extschema@.glicko2_team_win_probability(a.rs, b.rs, m, a.ws, b.ws, a.pts, b.pts,
                                                                             pa, sa)
                               ELSE glicko2_internal.glicko2_team_win_probability_covaried(
                                      a.rs, b.rs, m, a.ws, b.ws, a.pts, b.pts, pa, sa,
-                                     coalesce((SELECT sum(CASE WHEN st.tk = st.tl THEN 2 * st.v ELSE -2 * st.v END)
-                                               FROM stored st
-                                               WHERE st.mn = a.mn AND st.tk IN (a.tn, b.tn) AND st.tl IN (a.tn, b.tn)),
-                                              0) / (173.7178 * 173.7178)) END AS q
-                  FROM teams a JOIN teams b ON b.mn = a.mn AND b.tn > a.tn)
+                                     (2 * coalesce(saa.v, 0) + 2 * coalesce(sbb.v, 0) - 2 * coalesce(sab.v, 0))
+                                     / (173.7178 * 173.7178)) END AS q
+                  FROM teams a JOIN teams b ON b.mn = a.mn AND b.tn > a.tn
+                  LEFT JOIN stored saa ON saa.mn = a.mn AND saa.t1 = a.tn AND saa.t2 = a.tn
+                  LEFT JOIN stored sbb ON sbb.mn = b.mn AND sbb.t1 = b.tn AND sbb.t2 = b.tn
+                  LEFT JOIN stored sab ON sab.mn = a.mn AND sab.t1 = a.tn AND sab.t2 = b.tn)
         SELECT coalesce(sum(-(s * ln(greatest(q, 1e-15)) + (1 - s) * ln(greatest(1 - q, 1e-15)))), 0), count(*)
           INTO p_loss, p_n
         FROM pairs;
@@ -570,8 +576,8 @@ COMMENT ON FUNCTION glicko2_fit_matches(regclass, text[], float8[], float8[], na
 -- by more than `tolerance` points (at most 4 rounds; one when only one is
 -- fitted).  The log loss of each is taken to have one minimum in the bounds.  The size advantage is
 -- fitted only where some match has teams of different sizes (sums of
--- shares), the party advantage only with a party column: elsewhere the log
--- loss does not depend on it and it stays 0.
+-- shares), the party advantage only where two players of a team share a
+-- party label: elsewhere the log loss does not depend on it and it stays 0.
 CREATE FUNCTION glicko2_fit_team_advantages(
   matches regclass, method text DEFAULT 'sum', tau float8 DEFAULT 0.5, max_rd float8 DEFAULT 350,
   party_column name DEFAULT NULL, bound float8 DEFAULT 400, tolerance float8 DEFAULT 0.5,
@@ -598,6 +604,7 @@ DECLARE
   n int := 0;
   weight_sql text;
   uneven boolean;
+  parties boolean := false;
 BEGIN
   IF matches IS NULL OR method IS NULL OR bound IS NULL OR tolerance IS NULL THEN
     RAISE EXCEPTION 'matches, method, bound and tolerance must not be NULL' USING ERRCODE = '22004';
@@ -618,7 +625,16 @@ BEGIN
                                 FROM %4$s g GROUP BY 1, 2, g.%3$I) t
                    GROUP BY t.period, t.mt HAVING min(t.size) <> max(t.size))$q$,
     period_column, match_column, team_column, matches, weight_sql) INTO STRICT uneven;
-  fit := ARRAY[party_column IS NOT NULL, uneven];
+  -- (a premade party: a label two players of one team share; without one
+  -- the log loss does not depend on the party advantage, which stays 0)
+  IF party_column IS NOT NULL THEN
+    PERFORM glicko2_internal.glicko2_party_column(matches, party_column);
+    EXECUTE format($q$
+      SELECT EXISTS (SELECT FROM %4$s g WHERE g.%5$I IS NOT NULL
+                     GROUP BY g.%1$I, g.%2$I, g.%3$I, g.%5$I HAVING count(*) > 1)$q$,
+      period_column, match_column, team_column, matches, party_column) INTO STRICT parties;
+  END IF;
+  fit := ARRAY[parties, uneven];
   FOR pass IN 1 .. 4 LOOP
     moved := 0;
     FOR d IN 1 .. 2 LOOP
@@ -669,7 +685,7 @@ BEGIN
 END
 $fn$;
 COMMENT ON FUNCTION glicko2_fit_team_advantages(regclass, text, float8, float8, name, float8, float8, name, name, name, name, name, name) IS
-  'Fits the party and size advantages of a team league continuously (one call, no grid): golden-section search of glicko2_fit_matches'' log loss over each advantage in [-bound, bound] in turn until a round moves neither by more than tolerance points; the party advantage only with party_column, the size advantage only where some match has teams of different sizes; method ''sum'' or ''mean'', tau and max_rd as the league closes; returns the advantages, their log loss and predictions and how many replays it took; writes nothing';
+  'Fits the party and size advantages of a team league continuously (one call, no grid): golden-section search of glicko2_fit_matches'' log loss over each advantage in [-bound, bound] in turn until a round moves neither by more than tolerance points; the party advantage only where two players of a team share a party label of party_column, the size advantage only where some match has teams of different sizes; method ''sum'' or ''mean'', tau and max_rd as the league closes; returns the advantages, their log loss and predictions and how many replays it took; writes nothing';
 
 -- One replay's log loss for glicko2_fit_team_advantages: x = (party, size).
 CREATE FUNCTION glicko2_internal.glicko2_fit_loss(

@@ -289,6 +289,13 @@ WHERE f.best;
 SELECT round(party_advantage) AS fitted, abs(party_advantage - 150) <= 0.25 * 150 AS within_25_percent,
        size_advantage, evaluations
 FROM glicko2_fit_team_advantages('edge150', max_rd => 200, party_column => 'party');
+-- Where no two players of a team share a label there is no premade party:
+-- the log loss does not depend on the party advantage, and it stays 0 (no
+-- replay spent on it) rather than running to a bound.
+CREATE VIEW edge150_alone AS SELECT period, match_id, player_id, team, place, player_id AS party FROM edge150;
+SELECT party_advantage, size_advantage, evaluations,
+       log_loss = (SELECT log_loss FROM glicko2_fit_matches('edge150', '{sum}', '{0.5}', '{350}', teammates => true)) AS as_without_edges
+FROM glicko2_fit_team_advantages('edge150_alone', party_column => 'party');
 \set VERBOSITY terse
 SELECT * FROM glicko2_fit_team_advantages('edge150', 'composite');
 SELECT * FROM glicko2_fit_team_advantages('edge150', bound => 'Infinity');
