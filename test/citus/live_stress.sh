@@ -38,6 +38,9 @@ CREATE TABLE live_stress_games (id bigserial, player_id int, opponent_id int, sc
                                 played_at timestamptz, logged_at timestamptz, origin int);
 SELECT create_distributed_table('live_stress_games', 'player_id', colocate_with => 'live_stress_ratings');
 SQL
+sql -At -c "SELECT format('ratings: %s shards on %s workers, %s players', count(*), count(DISTINCT groupid), $players)
+            FROM pg_dist_shard JOIN pg_dist_placement USING (shardid)
+            WHERE logicalrelid = 'live_stress_ratings'::regclass"
 
 # Two random players a != b, a score of 0, 0.5 or 1; the game rated, then
 # written with the time it was rated (both rows locked since).
@@ -83,6 +86,7 @@ for entry in "${logs[@]}"; do
     echo "a node logged a deadlock (${entry%:*})"; exit 1
   fi
 done
+[ ${#logs[@]} -eq 0 ] || echo "deadlocks logged by the ${#logs[@]} nodes during the run: 0"
 
 # Committed games per origin, from pgbench's per-script report.
 committed() { awk '$0 ~ "SQL script [0-9]+: .*game.sql" {s = 1} s && / transactions / {print $2; exit}' "$1"; }
