@@ -153,6 +153,25 @@ CREATE FUNCTION glicko2_internal.glicko2_teammates_terms(
 COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_terms(text, float8, glicko2_rating[], int[], int[], int[], bigint[], float8[], int[], float8, float8, int[], int[], float8[]) IS
   'Helper of glicko2_close_matches with a teammates store: from one period''s rows (numbered: players from 0 in key order, matches, teams; ratings by player number, NULL unrated; each row''s party within its match, -1 alone, NULL none, and the advantages) and the store''s pairs, every player''s Step 3/4 sums, one row a player with games (partner NULL: today''s sides summed for a player without pairs, the effective sums of a player rated over his neighbourhood) and the pairs kept after the period with their correlations (information and surprise NULL)';
 
+-- The same on the period's rows and the store's pairs as the queries
+-- rows_sql ($1 the period: match, team, player of the key's type, place
+-- bigint, weight float8 (all NULL: none), party (NULL: alone)) and store_sql
+-- (player_a, player_b, covariance, tableoid, ctid) give them, read in C and
+-- numbered there in their keys' order; the players' ratings read by
+-- ratings_sql ($1 the array of their keys; its one row the array of their
+-- ratings, NULL unrated); key: NULL of the key's type.  Players as keys, a
+-- kept pair with its stored row (rel, tid; NULL new), then each stored pair
+-- not kept (correlation NULL).
+CREATE FUNCTION glicko2_internal.glicko2_teammates_close_terms(
+  method text, max_rd float8, key anyelement, rows_sql text, period text, expected_rows bigint,
+  store_sql text, ratings_sql text, party_advantage float8, size_advantage float8)
+  RETURNS TABLE (player anyelement, information float8, surprise float8, partner anyelement, correlation float8,
+                 rel oid, tid tid)
+  AS 'MODULE_PATHNAME', 'glicko2_teammates_close_terms'
+  LANGUAGE C STABLE PARALLEL UNSAFE;
+COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_close_terms(text, float8, anyelement, text, text, bigint, text, text, float8, float8) IS
+  'Helper of glicko2_close_matches with a teammates store: glicko2_teammates_terms on one period''s rows and the store''s pairs as the queries rows_sql ($1 the period: match, team, player of the ratings key''s type, place bigint, weight float8, all NULL none, party, NULL alone) and store_sql (player_a, player_b, covariance, tableoid, ctid) give them, read in C straight from the executor and numbered there in their keys'' order (expected_rows: how many rows to make room for, NULL unknown); the players'' ratings read by ratings_sql ($1 the array of their keys in that order; its one row the array of their ratings, NULL unrated); key: a NULL of the key''s type; players and partners as keys, a kept pair with its stored row (rel, tid; NULL new), then each stored pair not kept (correlation NULL)';
+
 -- A teammates store's columns, checked (the close and the live trigger):
 -- player_a and player_b of the ratings key's type, covariance float8.
 CREATE FUNCTION glicko2_internal.glicko2_teammates_check(teammates regclass, key_type regtype)
@@ -196,9 +215,12 @@ BEGIN
     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = ratings;
   END IF;
   key_type := glicko2_internal.glicko2_column_type(ratings, player_column, 'player_column');
+  -- (half of each page free: a close or a live match updates a kept pair's
+  -- row on its own page, without new index entries)
   EXECUTE format('CREATE TABLE %1$s (player_a %2$s NOT NULL, player_b %2$s NOT NULL, covariance float8 NOT NULL,'
                  ' PRIMARY KEY (player_a, player_b), CHECK (player_a < player_b),'
-                 ' CHECK (covariance > CAST(''-Infinity'' AS float8) AND covariance < CAST(''Infinity'' AS float8)))',
+                 ' CHECK (covariance > CAST(''-Infinity'' AS float8) AND covariance < CAST(''Infinity'' AS float8)))'
+                 ' WITH (fillfactor = 50)',
                  ident, key_type);
   -- (the live trigger reads a player's pairs by either column)
   EXECUTE format('CREATE INDEX ON %s (player_b)', ident);
@@ -209,38 +231,67 @@ $$;
 COMMENT ON PROCEDURE glicko2_teammates_create(text, regclass, name) IS
   'Creates the store of recurring teammates'' covariances for a ratings table (named by glicko2_close_matches'' teammates): a table name (in the ratings table''s schema unless the name has one; player_a, player_b of the ratings key''s type, player_a < player_b, covariance float8 in rating points squared)';
 
--- Rewrites a teammates store after a close: every pair's covariance its
--- correlation times both players' new RDs (from the ratings just written).
+-- Rewrites a teammates store after a close: every pair kept whose players
+-- both have a rating, its covariance its correlation times both players'
+-- new RDs (from the ratings just written), in one statement: a kept pair's
+-- row (pair_rel, pair_tid: its table and TID as the close read it, which
+-- its lock holds still; NULL new) updated in place (the store is made with
+-- room on its pages for that: no index entry is written), every other row
+-- read (drop_rel, drop_tid: not kept; or a player without a rating)
+-- deleted, a new pair inserted; rows found by their TIDs (a list of them: no
+-- scan of the whole store, no hash of it; the lists reach the plan through
+-- subqueries, as the planner would otherwise estimate each TID of a
+-- constant list one by one).
 CREATE FUNCTION glicko2_internal.glicko2_teammates_write(
   teammates regclass, ratings regclass, player_column name, rating_column name, key_type regtype,
-  pair_a text[], pair_b text[], correlation float8[], n_stored bigint, what text)
+  pair_a text[], pair_b text[], correlation float8[], pair_rel oid[], pair_tid tid[],
+  drop_rel oid[], drop_tid tid[], n_stored bigint, what text)
   RETURNS void
   LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
   SET search_path = pg_catalog, pg_temp
   SET extra_float_digits = 1
+  SET jit = off
 AS $$
 DECLARE
-  n bigint;
+  n_updated bigint;
+  n_deleted bigint;
+  n_inserted bigint;
   meant bigint;
 BEGIN
-  EXECUTE format('DELETE FROM %s', teammates);
-  GET DIAGNOSTICS n = ROW_COUNT;
-  PERFORM glicko2_internal.glicko2_require_written(teammates, n, n_stored, 'emptying of the teammates store for ' || what);
   EXECUTE format($sql$
     WITH src AS (
-      SELECT CAST(u.a AS %1$s) AS a, CAST(u.b AS %1$s) AS b, u.r * (ra.%3$I).rd * (rb.%3$I).rd AS c
-      FROM unnest(CAST($1 AS text[]), CAST($2 AS text[]), CAST($3 AS float8[])) u(a, b, r)
-      JOIN %2$s ra ON ra.%4$I = CAST(u.a AS %1$s)
-      JOIN %2$s rb ON rb.%4$I = CAST(u.b AS %1$s)),
-    ins AS (INSERT INTO %5$s (player_a, player_b, covariance) SELECT src.a, src.b, src.c FROM src RETURNING 1)
-    SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM src)
-    $sql$, key_type, ratings, rating_column, player_column, teammates)
-    INTO n, meant USING coalesce(pair_a, '{}'), coalesce(pair_b, '{}'), coalesce(correlation, '{}');
-  PERFORM glicko2_internal.glicko2_require_written(teammates, n, meant, 'teammates store of ' || what);
+      SELECT u.rel, u.tid, CAST(u.a AS %1$s) AS a, CAST(u.b AS %1$s) AS b, u.r * (ra.%3$I).rd * (rb.%3$I).rd AS c
+      FROM unnest(CAST($1 AS text[]), CAST($2 AS text[]), CAST($3 AS float8[]), CAST($4 AS oid[]),
+                  CAST($5 AS tid[])) u(a, b, r, rel, tid)
+      LEFT JOIN %2$s ra ON ra.%4$I = CAST(u.a AS %1$s)
+      LEFT JOIN %2$s rb ON rb.%4$I = CAST(u.b AS %1$s)),
+    upd AS (UPDATE %5$s t SET covariance = src.c FROM src
+            WHERE t.ctid = ANY (CAST((SELECT $5) AS tid[])) AND t.ctid = src.tid AND t.tableoid = src.rel
+              AND src.c IS NOT NULL RETURNING 1),
+    del AS (DELETE FROM %5$s t
+            WHERE t.ctid = ANY (CAST((SELECT $7 || array_agg(src.tid) FROM src WHERE src.c IS NULL) AS tid[])) %6$s
+            RETURNING 1),
+    ins AS (INSERT INTO %5$s (player_a, player_b, covariance)
+            SELECT src.a, src.b, src.c FROM src WHERE src.tid IS NULL AND src.c IS NOT NULL RETURNING 1)
+    SELECT (SELECT count(*) FROM upd), (SELECT count(*) FROM del), (SELECT count(*) FROM ins),
+           (SELECT count(*) FROM src WHERE src.c IS NOT NULL)
+    $sql$, key_type, ratings, rating_column, player_column, teammates,
+           -- (the TIDs of a partitioned store's rows are its partitions')
+           CASE WHEN (SELECT c.relkind FROM pg_class c WHERE c.oid = teammates) = 'p' THEN
+             'AND (t.tableoid, t.ctid) IN (SELECT v.rel, v.tid FROM unnest($6, $7) v(rel, tid)
+                                           UNION ALL SELECT src.rel, src.tid FROM src WHERE src.c IS NULL)'
+           END)
+    INTO n_updated, n_deleted, n_inserted, meant
+    USING coalesce(pair_a, '{}'), coalesce(pair_b, '{}'), coalesce(correlation, '{}'), coalesce(pair_rel, '{}'),
+          coalesce(pair_tid, '{}'), coalesce(drop_rel, '{}'), coalesce(drop_tid, '{}');
+  PERFORM glicko2_internal.glicko2_require_written(teammates, n_updated + n_deleted, n_stored,
+                                                   'rewrite of the teammates store for ' || what);
+  PERFORM glicko2_internal.glicko2_require_written(teammates, n_updated + n_inserted, meant,
+                                                   'teammates store of ' || what);
 END
 $$;
-COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_write(regclass, regclass, name, name, regtype, text[], text[], float8[], bigint, text) IS
-  'Helper of glicko2_close_matches: empties the teammates store (an ERROR unless every one of the n_stored rows read was deleted) and writes the pairs kept, each covariance its correlation times both players'' RDs in the ratings just written';
+COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_write(regclass, regclass, name, name, regtype, text[], text[], float8[], oid[], tid[], oid[], tid[], bigint, text) IS
+  'Helper of glicko2_close_matches: rewrites the teammates store with the pairs kept, each covariance its correlation times both players'' RDs in the ratings just written, in one statement: a kept pair''s row (pair_rel, pair_tid: its table and TID as the close read it, NULL new) updated in place, each row read and not kept (drop_rel, drop_tid) deleted, a new pair inserted; an ERROR unless every one of the n_stored rows read was updated or deleted and every pair kept was written';
 
 -- A store's pairs after a close, kept in glicko2_teammates_history: a
 -- close with a history table keeps them (restore false); glicko2_recompute
@@ -442,56 +493,42 @@ BEGIN
         method => method, match_columns => match_columns, party_advantage => party_advantage,
         size_advantage => size_advantage, teammates => teammates);
     ELSE
-      -- The period with the store (glicko2_teammates_terms): rows numbered,
-      -- players, matches, teams and parties each in their keys' order (a
-      -- sort of the distinct keys and a hash join: no window over every
-      -- row); its terms (one row a player) go to the pass as the text of a
-      -- 3 x n array ($2), the pairs kept are written after it.
+      -- The period with the store (glicko2_teammates_close_terms): the
+      -- period's rows and the store's pairs read in C (no array or sort of
+      -- every row in SQL), numbered there, the players' ratings read there by
+      -- their keys; its terms (one row a player) go to the pass as the text
+      -- of a 3 x n array ($2), the pairs kept are written after it.
       EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', teammates);
       -- (without JIT: the planner's estimates of this one statement are far
       -- too high, and JIT compiling it took longer than running it)
       jit_setting := current_setting('jit');
       PERFORM set_config('jit', 'off', true);
       EXECUTE format($sql$
-        WITH m AS (SELECT g.%1$I AS mt, CAST(g.%2$I AS %10$s) AS p, g.%3$I AS t, CAST(g.%4$I AS bigint) AS pl, %12$s AS w,
-                          %15$s AS pt
-                   FROM %7$s g WHERE g.%8$I = CAST($1 AS %9$s)),
-        s AS (SELECT st.player_a AS a, st.player_b AS b, st.covariance AS c FROM %13$s st),
-        pn AS (SELECT x.p, CAST(row_number() OVER (ORDER BY x.p) - 1 AS int) AS n
-               FROM (SELECT DISTINCT u.p
-                     FROM (SELECT DISTINCT m.p FROM m UNION ALL SELECT DISTINCT s.a FROM s
-                           UNION ALL SELECT DISTINCT s.b FROM s) u) x),
-        mn AS (SELECT d.mt, CAST(row_number() OVER (ORDER BY d.mt) AS int) AS mn FROM (SELECT DISTINCT m.mt FROM m) d),
-        tn AS (SELECT d.t, CAST(row_number() OVER (ORDER BY d.t) AS int) AS tn FROM (SELECT DISTINCT m.t FROM m) d),
-        rw AS (SELECT mn.mn, tn.tn, pn.n, m.pl, m.w, %17$s AS pn
-               FROM m JOIN pn ON pn.p = m.p JOIN mn ON mn.mt = m.mt JOIN tn ON tn.t = m.t %18$s),
-        o AS (SELECT o.*
-              FROM (SELECT array_agg(r.%6$I ORDER BY pn.n) AS rs FROM pn LEFT JOIN %11$s r ON r.%5$I = pn.p) rr,
-                   (SELECT array_agg(rw.mn) AS mn, array_agg(rw.tn) AS tn, array_agg(rw.n) AS n,
-                           array_agg(rw.pl) AS pl, %14$s AS w, %16$s AS pt FROM rw) x,
-                   (SELECT array_agg(pa.n) AS a, array_agg(pb.n) AS b, array_agg(s.c) AS c
-                    FROM s JOIN pn pa ON pa.p = s.a JOIN pn pb ON pb.p = s.b) st,
-                   LATERAL glicko2_internal.glicko2_teammates_terms(
-                     $2, $3, coalesce(rr.rs, '{}'), coalesce(x.mn, '{}'), coalesce(x.tn, '{}'),
-                     coalesce(x.n, '{}'), coalesce(x.pl, '{}'), x.w, x.pt, $4, $5,
-                     coalesce(st.a, '{}'), coalesce(st.b, '{}'), coalesce(st.c, '{}')) o)
-        SELECT ARRAY[array_agg(CAST(pn.p AS text)) FILTER (WHERE o.partner IS NULL),
+        SELECT ARRAY[array_agg(CAST(o.player AS text)) FILTER (WHERE o.partner IS NULL),
                      array_agg(CAST(o.information AS text)) FILTER (WHERE o.partner IS NULL),
                      array_agg(CAST(o.surprise AS text)) FILTER (WHERE o.partner IS NULL)] AS terms,
-               array_agg(CAST(pn.p AS text)) FILTER (WHERE o.partner IS NOT NULL) AS pair_a,
-               array_agg(CAST(pb.p AS text)) FILTER (WHERE o.partner IS NOT NULL) AS pair_b,
-               array_agg(o.correlation) FILTER (WHERE o.partner IS NOT NULL) AS correlation,
-               (SELECT count(*) FROM s) AS n_stored
-        FROM o JOIN pn ON pn.n = o.player LEFT JOIN pn pb ON pb.n = o.partner
-        $sql$, match_column, match_player_column, team_column, place_column, player_column, rating_column,
-               matches, period_column, c.period_type, c.key_type, ratings, weight_sql, teammates,
-               CASE WHEN weight_column IS NULL THEN 'CAST(NULL AS float8[])' ELSE 'array_agg(rw.w)' END,
-               party_sql, CASE WHEN party_column IS NULL THEN 'CAST(NULL AS int[])' ELSE 'array_agg(rw.pn)' END,
-               CASE WHEN party_column IS NULL THEN '-1' ELSE 'coalesce(ptn.ptn, -1)' END,
-               CASE WHEN party_column IS NOT NULL THEN
-                 'LEFT JOIN (SELECT d.pt, CAST(row_number() OVER (ORDER BY d.pt) AS int) AS ptn
-                             FROM (SELECT DISTINCT m.pt FROM m WHERE m.pt IS NOT NULL) d) ptn ON ptn.pt = m.pt' END)
-        INTO mates USING c.period_text, method, max_rd, party_advantage, size_advantage;
+               array_agg(CAST(o.player AS text)) FILTER (WHERE o.correlation IS NOT NULL) AS pair_a,
+               array_agg(CAST(o.partner AS text)) FILTER (WHERE o.correlation IS NOT NULL) AS pair_b,
+               array_agg(o.correlation) FILTER (WHERE o.correlation IS NOT NULL) AS correlation,
+               array_agg(o.rel) FILTER (WHERE o.correlation IS NOT NULL) AS pair_rel,
+               array_agg(o.tid) FILTER (WHERE o.correlation IS NOT NULL) AS pair_tid,
+               array_agg(o.rel) FILTER (WHERE o.partner IS NOT NULL AND o.correlation IS NULL) AS drop_rel,
+               array_agg(o.tid) FILTER (WHERE o.partner IS NOT NULL AND o.correlation IS NULL) AS drop_tid,
+               (SELECT count(*) FROM %1$s) AS n_stored
+        FROM glicko2_internal.glicko2_teammates_close_terms($2, $3, CAST(NULL AS %2$s), $6, $1, $7, $8, $9, $4, $5) o
+        $sql$, teammates, c.key_type)
+        INTO mates USING c.period_text, method, max_rd, party_advantage, size_advantage,
+                         format('SELECT g.%1$I, g.%3$I, CAST(g.%2$I AS %8$s), CAST(g.%4$I AS bigint), %9$s, %10$s'
+                                ' FROM %5$s g WHERE g.%6$I = CAST($1 AS %7$s)',
+                                match_column, match_player_column, team_column, place_column, matches,
+                                period_column, c.period_type, c.key_type,
+                                CASE WHEN weight_column IS NULL THEN 'CAST(NULL AS float8)' ELSE weight_sql END,
+                                CASE WHEN party_column IS NULL THEN 'CAST(NULL AS int)'
+                                     ELSE format('g.%I', party_column) END),
+                         n_rows,
+                         format('SELECT s.player_a, s.player_b, s.covariance, s.tableoid, s.ctid FROM %s s', teammates),
+                         format('SELECT array_agg(r.%I ORDER BY u.n) FROM unnest($1) WITH ORDINALITY u(p, n)'
+                                ' LEFT JOIN %s r ON r.%I = u.p', rating_column, ratings, player_column);
       PERFORM set_config('jit', jit_setting, true);
       PERFORM glicko2_internal.glicko2_close_apply(ratings, matches, c.period_text, last_number, format($sql$
           SELECT CAST(u.p AS %1$s), CAST(u.i AS float8), CAST(u.s AS float8)
@@ -504,7 +541,8 @@ BEGIN
         method => method, match_columns => match_columns, party_advantage => party_advantage,
         size_advantage => size_advantage, teammates => teammates);
       PERFORM glicko2_internal.glicko2_teammates_write(teammates, ratings, player_column, rating_column, c.key_type,
-                                                      mates.pair_a, mates.pair_b, mates.correlation, mates.n_stored,
+                                                      mates.pair_a, mates.pair_b, mates.correlation, mates.pair_rel,
+                                                      mates.pair_tid, mates.drop_rel, mates.drop_tid, mates.n_stored,
                                                       format('period %s of %s', c.period_text, matches));
       IF history IS NOT NULL THEN
         PERFORM glicko2_internal.glicko2_teammates_kept(ratings, c.period_text, teammates, false);

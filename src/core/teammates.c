@@ -463,7 +463,23 @@ choose_pairs(Work *w, GlickoMatesResult *out)
 	}
 	qsort(together, n_together, sizeof(int64_t), compare_int64);
 
-	cand = env->alloc(sizeof(Candidate) * (in->n_pairs + n_together + 1));
+	/*
+	 * (the new pairs counted first: every array here is zeroed, and sized for
+	 * every pair of teammates it would be tens of megabytes)
+	 */
+	{
+		size_t		n_new = 0;
+
+		for (size_t k = 0, run; k < n_together; k = run)
+		{
+			for (run = k + 1; run < n_together && together[run] == together[k]; run++)
+				;
+			if (run - k >= (size_t) in->recur &&
+				find_key(w->stored_keys, in->n_pairs, together[k]) < 0)
+				n_new++;
+		}
+		cand = env->alloc(sizeof(Candidate) * (in->n_pairs + n_new + 1));
+	}
 	for (int k = 0; k < in->n_pairs; k++)
 	{
 		Candidate  *c = &cand[n_cand++];
@@ -474,12 +490,10 @@ choose_pairs(Work *w, GlickoMatesResult *out)
 		c->covariance = w->stored_cov[k];
 		c->rank = fabs(c->covariance) / (in->rating[c->a].rd * in->rating[c->b].rd);
 	}
-	for (size_t k = 0; k < n_together;)
+	for (size_t k = 0, run; k < n_together; k = run)
 	{
-		size_t		run = k + 1;
-
-		while (run < n_together && together[run] == together[k])
-			run++;
+		for (run = k + 1; run < n_together && together[run] == together[k]; run++)
+			;
 		if (run - k >= (size_t) in->recur &&
 			find_key(w->stored_keys, in->n_pairs, together[k]) < 0)
 		{
@@ -490,7 +504,6 @@ choose_pairs(Work *w, GlickoMatesResult *out)
 			c->stored = false;
 			c->rank = (double) (run - k);
 		}
-		k = run;
 	}
 	env->release(together);
 	qsort(cand, n_cand, sizeof(Candidate), compare_candidates);
@@ -498,7 +511,10 @@ choose_pairs(Work *w, GlickoMatesResult *out)
 	/* Greedy: a pair is kept while both players have room. */
 	w->degree = env->alloc(sizeof(int) * (n + 1));
 	w->partner_pair = env->alloc(sizeof(int) * GLICKO_MATES_MAX_PAIRS * (n + 1));
-	w->pairs = env->alloc(sizeof(Candidate) * (n_cand + 1));
+	/* (a pair takes room from two players: at most n * MAX_PAIRS / 2) */
+	w->pairs = env->alloc(sizeof(Candidate) *
+						  ((size_t) n_cand < (size_t) n * GLICKO_MATES_MAX_PAIRS / 2 + 1 ?
+						   (size_t) n_cand + 1 : (size_t) n * GLICKO_MATES_MAX_PAIRS / 2 + 1));
 	w->n_pair = 0;
 	for (int k = 0; k < n_cand; k++)
 	{

@@ -167,6 +167,25 @@ FROM tm_reversed_r a JOIN tm_trio_h h ON h.player_id = a.player_id AND h.period 
 SELECT count(*) FILTER (WHERE a.covariance::text = b.covariance::text) AS same_bits, count(*) AS pairs
 FROM tm_reversed_s a JOIN tm_trio_s b USING (player_a, player_b);
 
+-- A partitioned store (its rows found by table and TID when rewritten): the
+-- same bits as the plain store, the pairs in both partitions
+CREATE TABLE tm_part_r (player_id int PRIMARY KEY, rating glicko2_rating);
+INSERT INTO tm_part_r VALUES (1, (1600, 80, 0.06)), (2, (1450, 200, 0.06)), (3, (1520, 150, 0.06)),
+  (4, (1550, 120, 0.06)), (5, (1500, 350, 0.06)), (6, (1480, 100, 0.06)), (7, (1500, 90, 0.06)),
+  (8, (1620, 110, 0.06)), (9, (1400, 250, 0.06));
+CREATE TABLE tm_part_s (player_a int NOT NULL, player_b int NOT NULL, covariance float8 NOT NULL,
+                        PRIMARY KEY (player_a, player_b)) PARTITION BY LIST (player_a);
+CREATE TABLE tm_part_s1 PARTITION OF tm_part_s FOR VALUES IN (1, 3, 5, 7, 9);
+CREATE TABLE tm_part_s2 PARTITION OF tm_part_s DEFAULT;
+CALL glicko2_close_matches('tm_part_r', 'tm_trio', 1, teammates => 'tm_part_s');
+CALL glicko2_close_matches('tm_part_r', 'tm_trio', 2, teammates => 'tm_part_s');
+SELECT count(*) FILTER (WHERE a.rating::text = h.rating::text) AS same_bits, count(*) AS players
+FROM tm_part_r a JOIN tm_trio_h h ON h.player_id = a.player_id AND h.period = 2;
+SELECT count(*) FILTER (WHERE a.covariance::text = b.covariance::text) AS same_bits, count(*) AS pairs,
+       count(DISTINCT a.tableoid) AS partitions
+FROM tm_part_s a JOIN tm_trio_s b USING (player_a, player_b);
+SELECT (SELECT count(*) FROM tm_part_s) = (SELECT count(*) FROM tm_trio_s) AS as_many_pairs;
+
 -- A refused close changes nothing: a player twice in a match of period 3
 INSERT INTO tm_trio VALUES (4, 3, 1, 1, 1), (4, 3, 2, 1, 1), (4, 3, 1, 2, 2);
 CREATE TABLE tm_before AS SELECT * FROM tm_trio_s;
