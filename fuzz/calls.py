@@ -601,6 +601,12 @@ class Fuzzer:
                         "ORDER BY t.oid LIMIT 1), 0)")
             return rng.choice(['0', '1', '4294967295', "'pg_class'::regclass::oid", 'NULL::oid',
                                "(SELECT min(oid) FROM pg_trigger)"])
+        if typ == 'oid[]':              # the tables of a teammates store's rows (glicko2_teammates_write)
+            return rng.choice(['NULL::oid[]', "'{}'::oid[]", 'ARRAY[0]::oid[]', 'ARRAY[NULL]::oid[]',
+                               "ARRAY['pg_class'::regclass::oid]"])
+        if typ == 'tid[]':              # ... and their TIDs
+            return rng.choice(['NULL::tid[]', "'{}'::tid[]", "ARRAY['(0,1)']::tid[]", 'ARRAY[NULL]::tid[]',
+                               "ARRAY['(4294967295,65535)', '(0,1)']::tid[]"])
         if typ == 'anyelement':
             if good and proc['name'] in ('glicko2_pair_typed', 'glicko2_lobbies_typed'):   # the ids' type
                 return 'NULL::text' if w.kind in ('textkey', 'wrong') else rng.choice(['NULL::bigint', 'NULL::int'])

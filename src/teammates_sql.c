@@ -760,8 +760,11 @@ read_ratings(const char *ratings_sql, Oid key_type, const Datum *key, int n, dou
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "glicko2_teammates_close_terms: SPI_connect failed");
 	ret = SPI_execute_with_args(ratings_sql, 1, &array_type, &keys, NULL, true, 2);
-	if (ret != SPI_OK_SELECT || SPI_processed != 1 || SPI_tuptable->tupdesc->natts != 1)
-		elog(ERROR, "glicko2_teammates_close_terms: the ratings query returned no one array");
+	if (ret != SPI_OK_SELECT || SPI_processed != 1 || SPI_tuptable->tupdesc->natts != 1 ||
+		SPI_gettypeid(SPI_tuptable->tupdesc, 1) != get_array_type(glicko2_extension_rating_type()))
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("the ratings query of glicko2_teammates_close_terms must give one row of one glicko2_rating[]"));
 	{
 		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 
@@ -781,7 +784,10 @@ read_ratings(const char *ratings_sql, Oid key_type, const Datum *key, int n, dou
 		}
 	}
 	if (n_read != n)
-		elog(ERROR, "glicko2_teammates_close_terms: %d ratings read for %d players", n_read, n);
+		ereport(ERROR,
+				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				errmsg("the ratings query of glicko2_teammates_close_terms gave %d ratings for %d players",
+					   n_read, n));
 	SPI_finish();
 	return rating;
 }
@@ -818,6 +824,7 @@ typedef struct Columns
 	DestReceiver receiver;		/* (first: the executor calls it) */
 	MemoryContext cxt;
 	int			n_columns;
+	int			read_columns;	/* the query's, once it starts */
 	int			n;
 	int			capacity;
 	Oid			type[MAX_COLUMNS];
@@ -834,7 +841,11 @@ columns_startup(DestReceiver *self, int operation, TupleDesc desc)
 	Columns    *c = (Columns *) self;
 
 	if (desc->natts != c->n_columns)
-		elog(ERROR, "glicko2_teammates_close_terms: a query of %d columns, not %d", desc->natts, c->n_columns);
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("a query of glicko2_teammates_close_terms gives %d columns, not %d",
+					   desc->natts, c->n_columns));
+	c->read_columns = desc->natts;
 	for (int i = 0; i < c->n_columns; i++)
 	{
 		c->type[i] = TupleDescAttr(desc, i)->atttypid;
@@ -904,8 +915,10 @@ read_columns(Columns *c, const char *sql, int n_columns, int64 expected, const t
 	options.dest = &c->receiver;
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "glicko2_teammates_close_terms: SPI_connect failed");
-	if (SPI_execute_extended(sql, &options) < 0)
-		elog(ERROR, "glicko2_teammates_close_terms: a query failed");
+	if (SPI_execute_extended(sql, &options) < 0 || c->n_columns != c->read_columns)
+		ereport(ERROR,
+				errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				errmsg("a query of glicko2_teammates_close_terms is not one SELECT of %d columns", n_columns));
 	SPI_finish();
 }
 
@@ -914,8 +927,10 @@ static void
 column_type(const Columns *c, int i, Oid type)
 {
 	if (c->type[i] != type)
-		elog(ERROR, "glicko2_teammates_close_terms: column %d is %s, not %s", i + 1,
-			 format_type_be(c->type[i]), format_type_be(type));
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("column %d of a query of glicko2_teammates_close_terms is %s, not %s", i + 1,
+					   format_type_be(c->type[i]), format_type_be(type)));
 }
 
 /* ERROR unless no value of column i is NULL. */
