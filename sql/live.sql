@@ -81,6 +81,68 @@ $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_live_ratings(oid) IS
   'Helper of the live triggers'' copies: the ratings table a live trigger names, resolved in the schema of its table when unqualified';
 
+-- A teammates store named by a live trigger of ratings must be that ratings
+-- table's: an ERROR (55000) naming the other ratings table where its
+-- creation recorded one (glicko2_teammates_create's comment), a close of
+-- one named it, or another glicko2_rate_matches trigger of one names it.
+-- (A store of two ratings tables would mix their players' pairs.)
+CREATE FUNCTION glicko2_internal.glicko2_teammates_live_owner(teammates regclass, ratings regclass,
+                                                              trigger oid)
+  RETURNS void
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  other regclass;
+  why text;
+  created text := substring(obj_description(teammates, 'pg_class')
+                            FROM '^glicko2 teammates store of (.+): the covariance');
+BEGIN
+  IF created IS NOT NULL THEN
+    BEGIN
+      other := to_regclass(created);
+    EXCEPTION WHEN OTHERS THEN
+      other := NULL;              -- (an edited comment: no record)
+    END;
+    IF other = ratings THEN
+      other := NULL;
+    ELSIF other IS NOT NULL THEN
+      why := format('It was created for %s (glicko2_teammates_create).', other);
+    END IF;
+  END IF;
+  IF other IS NULL THEN
+    SELECT c.ratings, format('A close of %s named it (glicko2_closes).', c.ratings) INTO other, why
+    FROM @extschema@.glicko2_closes c
+    WHERE c.teammates = glicko2_teammates_live_owner.teammates AND c.ratings <> glicko2_teammates_live_owner.ratings
+    ORDER BY c.ratings::text LIMIT 1;
+  END IF;
+  IF other IS NULL THEN
+    SELECT r.ratings, format('Trigger %I on %s names it.', g.tgname, g.tgrelid::regclass) INTO other, why
+    FROM pg_trigger g
+    JOIN pg_class c ON c.oid = g.tgrelid
+    JOIN pg_namespace n ON n.oid = c.relnamespace
+    CROSS JOIN LATERAL (SELECT glicko2_internal.glicko2_live_ratings(g.oid) AS ratings) r
+    CROSS JOIN LATERAL (SELECT substr(a.arg, 11) AS store
+                        FROM unnest(glicko2_internal.glicko2_trigger_args(g.oid)) WITH ORDINALITY a(arg, k)
+                        WHERE a.k > 1 AND starts_with(a.arg, 'teammates=')
+                        ORDER BY a.k DESC LIMIT 1) t
+    WHERE g.tgfoid = '@extschema@.glicko2_rate_matches()'::regprocedure AND g.oid <> trigger
+      AND r.ratings <> glicko2_teammates_live_owner.ratings
+      AND to_regclass(CASE WHEN cardinality(parse_ident(t.store)) = 1
+                           THEN quote_ident(n.nspname) || '.' ELSE '' END || t.store)
+          = glicko2_teammates_live_owner.teammates
+    ORDER BY g.tgrelid::regclass::text, g.tgname LIMIT 1;
+  END IF;
+  IF other IS NOT NULL THEN
+    RAISE EXCEPTION 'teammates store % belongs to ratings table %, not %', teammates, other, ratings
+      USING ERRCODE = '55000', DETAIL = why,
+            HINT = 'Give each ratings table a store of its own (glicko2_teammates_create).';
+  END IF;
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_live_owner(regclass, regclass, oid) IS
+  'Helper of glicko2_rate_matches'' teammates option: an ERROR unless the store is the ratings table''s (its creation, the closes and the other live triggers name no other)';
+
 -- Whether two triggers rate alike: the same function, events, timing, level,
 -- enabled state and WHEN condition, a NEW TABLE each or neither, the same
 -- ratings table and the same options.

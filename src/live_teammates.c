@@ -80,8 +80,8 @@ glicko_live_mates_open(GlickoLiveMates *s, GlickoLiveEntry *e, const char *name,
 					   const GlickoLiveRatings *rt, GlickoTeamMethod method, int first_plan,
 					   MemoryContext cxt)
 {
-	Datum		args[2];
-	Oid			types[2] = {REGCLASSOID, REGTYPEOID};
+	Datum		args[3];
+	Oid			types[3] = {REGCLASSOID, REGTYPEOID, OIDOID};
 	const char *store,
 			   *keys,
 			   *kt = rt->key_type_name;
@@ -110,6 +110,15 @@ glicko_live_mates_open(GlickoLiveMates *s, GlickoLiveEntry *e, const char *name,
 								2, types, args, NULL, false, 1);
 	if (ret != SPI_OK_SELECT)
 		elog(ERROR, "glicko2_rate_matches: the check of the teammates store failed: %s",
+			 SPI_result_code_string(ret));
+	/* (and its owner: no other ratings table's) */
+	args[1] = ObjectIdGetDatum(rt->relid);
+	args[2] = ObjectIdGetDatum(e->trigger_oid);
+	types[1] = REGCLASSOID;
+	ret = SPI_execute_with_args("SELECT glicko2_internal.glicko2_teammates_live_owner($1, $2, $3)",
+								3, types, args, NULL, false, 1);
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "glicko2_rate_matches: the check of the teammates store's owner failed: %s",
 			 SPI_result_code_string(ret));
 
 	tc = lookup_type_cache(rt->key_type, TYPECACHE_CMP_PROC_FINFO);

@@ -238,6 +238,39 @@ CREATE TRIGGER rate AFTER INSERT ON bad_m REFERENCING NEW TABLE AS n
   FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('trio_r', 'teammates=text_s');
 INSERT INTO bad_m VALUES (1, 1, 1, 1, now()), (1, 2, 2, 2, now());
 DROP TRIGGER rate ON bad_m;
+-- the store of another ratings table with the same key type (55000, both
+-- tables named): as created for it; named by a close of it (a store made
+-- by hand, no record of its creation); named by a trigger rating it
+CREATE TABLE other_r (player_id int PRIMARY KEY, rating glicko2_rating, rated_at timestamptz);
+CALL glicko2_teammates_create('other_s', 'live_mates.other_r');
+CREATE TRIGGER rate AFTER INSERT ON bad_m REFERENCING NEW TABLE AS n
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('trio_r', 'teammates=other_s');
+INSERT INTO bad_m VALUES (1, 1, 1, 1, now()), (1, 2, 2, 2, now());
+\echo :LAST_ERROR_SQLSTATE
+DROP TRIGGER rate ON bad_m;
+CREATE TABLE hand_s (LIKE trio_s INCLUDING ALL);
+CREATE TABLE other_closed (match_id int, period int, player_id int, team int, place int);
+CALL glicko2_guard_games('other_closed');
+INSERT INTO other_closed VALUES (1, 1, 1, 1, 1), (1, 1, 2, 1, 1), (1, 1, 3, 2, 2);
+CALL glicko2_close_matches('other_r', 'other_closed', 1, teammates => 'hand_s');
+SELECT count(*) AS pairs_closed FROM hand_s;
+CREATE TRIGGER rate AFTER INSERT ON bad_m REFERENCING NEW TABLE AS n
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('trio_r', 'teammates=hand_s');
+INSERT INTO bad_m VALUES (1, 1, 1, 1, now()), (1, 2, 2, 2, now());
+\echo :LAST_ERROR_SQLSTATE
+DROP TRIGGER rate ON bad_m;
+CREATE TABLE hand2_s (LIKE trio_s INCLUDING ALL);
+CREATE TABLE other_m (LIKE trio_m INCLUDING ALL);
+CREATE TRIGGER rate_other AFTER INSERT ON other_m REFERENCING NEW TABLE AS n
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('other_r', 'teammates=live_mates.hand2_s');
+INSERT INTO other_m VALUES (1, 1, 1, 1, now()), (1, 2, 1, 1, now()), (1, 3, 2, 2, now());
+CREATE TRIGGER rate AFTER INSERT ON bad_m REFERENCING NEW TABLE AS n
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('trio_r', 'teammates=hand2_s');
+INSERT INTO bad_m VALUES (1, 1, 1, 1, now()), (1, 2, 2, 2, now());
+\echo :LAST_ERROR_SQLSTATE
+DROP TRIGGER rate ON bad_m;
+-- (the trigger rating other_r with its store is not refused)
+SELECT count(*) AS other_pairs FROM hand2_s;
 -- not a table
 CREATE VIEW store_view AS SELECT * FROM trio_s;
 CREATE TRIGGER rate AFTER INSERT ON bad_m REFERENCING NEW TABLE AS n
