@@ -125,10 +125,12 @@ COMMENT ON COLUMN glicko2_teammates_history.covariance IS 'The pair''s covarianc
 
 SELECT pg_catalog.pg_extension_config_dump('glicko2_teammates_history', '');
 
--- A role may read the pairs of a store it may read; a close records them,
--- and replay and recompute delete those of the closes they redo, as roles
--- that may update the ratings table and the store; the pairs of a dropped
--- ratings table or store may be deleted by anyone (glicko2_forget_dropped).
+-- A role may read the pairs of a store it may read; a close records them
+-- (as a role that may update the ratings table and insert into the store,
+-- as the close does), and replay and recompute delete those of the closes
+-- they redo (as one that may update the ratings table and delete from the
+-- store, as they do); the pairs of a dropped ratings table or store may be
+-- deleted by anyone (glicko2_forget_dropped).
 ALTER TABLE glicko2_teammates_history ENABLE ROW LEVEL SECURITY;
 CREATE POLICY glicko2_teammates_history_read ON glicko2_teammates_history FOR SELECT
   USING (pg_catalog.has_table_privilege(teammates::pg_catalog.oid, 'SELECT'));
@@ -136,14 +138,14 @@ COMMENT ON POLICY glicko2_teammates_history_read ON glicko2_teammates_history IS
   'Roles that may read a teammates store may read its pairs of earlier periods';
 CREATE POLICY glicko2_teammates_history_record ON glicko2_teammates_history FOR INSERT
   WITH CHECK (pg_catalog.has_table_privilege(ratings::pg_catalog.oid, 'UPDATE')
-              AND pg_catalog.has_table_privilege(teammates::pg_catalog.oid, 'UPDATE'));
+              AND pg_catalog.has_table_privilege(teammates::pg_catalog.oid, 'INSERT'));
 COMMENT ON POLICY glicko2_teammates_history_record ON glicko2_teammates_history IS
-  'glicko2_close_matches records a store''s pairs: allowed to roles that may update the ratings table and the store';
+  'glicko2_close_matches records a store''s pairs: allowed to roles that may update the ratings table and insert into the store';
 CREATE POLICY glicko2_teammates_history_redo ON glicko2_teammates_history FOR DELETE
   USING (pg_catalog.has_table_privilege(ratings::pg_catalog.oid, 'UPDATE')
-         AND pg_catalog.has_table_privilege(teammates::pg_catalog.oid, 'UPDATE'));
+         AND pg_catalog.has_table_privilege(teammates::pg_catalog.oid, 'DELETE'));
 COMMENT ON POLICY glicko2_teammates_history_redo ON glicko2_teammates_history IS
-  'glicko2_replay_matches and glicko2_recompute delete the pairs of the closes they redo: allowed to roles that may update the ratings table and the store';
+  'glicko2_replay_matches and glicko2_recompute delete the pairs of the closes they redo: allowed to roles that may update the ratings table and delete from the store';
 CREATE POLICY glicko2_teammates_history_forget ON glicko2_teammates_history FOR DELETE
   USING (NOT EXISTS (SELECT FROM pg_catalog.pg_class r WHERE r.oid OPERATOR(pg_catalog.=) ratings::pg_catalog.oid)
          OR NOT EXISTS (SELECT FROM pg_catalog.pg_class t WHERE t.oid OPERATOR(pg_catalog.=) teammates::pg_catalog.oid));

@@ -350,7 +350,8 @@ CALL glicko2_replay_matches('r9', 'm', teammates => 's9');
 SELECT differ('r9', 'r8') > 0 AS reset_matters;
 
 -- 8. Row-level security of the kept pairs: a role sees the pairs of a store
--- it may read, and deletes none without UPDATE on the ratings and the store.
+-- it may read; it records pairs if it may update the ratings and insert into
+-- the store, deletes them if it may update the ratings and delete from it.
 CREATE ROLE regress_matches_replay_reader;
 GRANT USAGE ON SCHEMA matches_replay TO regress_matches_replay_reader;
 SET ROLE regress_matches_replay_reader;
@@ -362,6 +363,31 @@ SELECT count(*) AS pairs_seen_with_select FROM glicko2_teammates_history WHERE r
 DELETE FROM glicko2_teammates_history WHERE ratings = 'matches_replay.r'::regclass;
 SELECT try($$INSERT INTO glicko2_teammates_history VALUES ('matches_replay.r', '9', 'matches_replay.s', '1', '2', 0)$$)
   AS insert_without_update;
+RESET ROLE;
+-- Recording a pair is writing the store (glicko2_recompute copies kept pairs
+-- back into it): INSERT on the store, with UPDATE on the ratings; deleting
+-- kept pairs is deleting from it: DELETE on the store (UPDATE on the store
+-- alone gives neither).
+GRANT UPDATE ON matches_replay.r, matches_replay.s TO regress_matches_replay_reader;
+INSERT INTO glicko2_teammates_history VALUES ('matches_replay.r', '9', 'matches_replay.s', '1', '3', 0);
+SET ROLE regress_matches_replay_reader;
+SELECT try($$INSERT INTO glicko2_teammates_history VALUES ('matches_replay.r', '9', 'matches_replay.s', '1', '2', 0)$$)
+  AS insert_with_update_on_store;
+WITH d AS (DELETE FROM glicko2_teammates_history WHERE ratings = 'matches_replay.r'::regclass AND period = '9' RETURNING 1)
+SELECT count(*) AS deleted_with_update_on_store FROM d;
+RESET ROLE;
+REVOKE UPDATE ON matches_replay.s FROM regress_matches_replay_reader;
+GRANT INSERT, DELETE ON matches_replay.s TO regress_matches_replay_reader;
+SET ROLE regress_matches_replay_reader;
+SELECT try($$INSERT INTO glicko2_teammates_history VALUES ('matches_replay.r', '9', 'matches_replay.s', '1', '2', 0)$$)
+  AS insert_with_insert_on_store;
+WITH d AS (DELETE FROM glicko2_teammates_history WHERE ratings = 'matches_replay.r'::regclass AND period = '9' RETURNING 1)
+SELECT count(*) AS deleted_with_delete_on_store FROM d;
+RESET ROLE;
+REVOKE UPDATE ON matches_replay.r FROM regress_matches_replay_reader;
+SET ROLE regress_matches_replay_reader;
+SELECT try($$INSERT INTO glicko2_teammates_history VALUES ('matches_replay.r', '9', 'matches_replay.s', '1', '2', 0)$$)
+  AS insert_without_update_on_ratings;
 RESET ROLE;
 SELECT count(*) AS pairs_kept FROM glicko2_teammates_history WHERE ratings = 'matches_replay.r'::regclass;
 DROP OWNED BY regress_matches_replay_reader;
