@@ -7,7 +7,7 @@
 //                    [--formats hunt,4v4] [--worlds sum,mean] [--size full|ci]
 //                    [--seed N] [--no-peers] [--reference] [--leaver-policy full] [--edge-model none]
 //                    [--fit-prior] [--prior-candidates 150,200,...] [--fit-through P] [--sd POINTS]
-//                    [--live] [--check] [--out DIR]
+//                    [--live] [--fit-edges] [--check] [--out DIR]
 // --edges on: a party edge, a size edge and leavers (friends_sim.js).
 // --reference: rate with the JavaScript reference implementations only (no
 // database).  Without it the extension closes the leagues (glicko2_close_matches,
@@ -19,6 +19,11 @@
 // glicko2_fit_matches over the candidates on periods 1..--fit-through only
 // (the burn-in), with and without the store as it rates (teammates => true /
 // false) and the edges given; rows with prior 'fitted' beside the default's.
+// --fit-edges: the party and size advantages each league would fit, against
+// the truth (needs the database): max_rd fitted on the burn-in without edges
+// (as --fit-prior does), then glicko2_fit_team_advantages at it on the whole
+// league, with the store; and glicko2_fit_matches' log loss there with the
+// fitted edges, with none and with the truth.
 // --live: also the league rated live (glicko2_rate_matches, one INSERT a
 // match, a period a day; needs the database even with --reference), without
 // ('live') and with a teammates store ('live store'), scored from the
@@ -32,7 +37,7 @@ import { closePeriod, teamOf, teamWinProbability } from './lib/team_model.js';
 import { closePeriodTeammates, teammatesWinProbability } from './lib/teammates.js';
 import { loadPeers } from './lib/peers.js';
 import { predictPairs } from './lib/raters.js';
-import { fitFriends, fitFriendsPrior, rateFriends, rateFriendsLive } from './lib/pg.js';
+import { fitFriends, fitFriendsEdges, fitFriendsPrior, fitFriendsPriorAt, friendsLoss, rateFriends, rateFriendsLive } from './lib/pg.js';
 
 const SIZES = {
   full: { players: 600, periods: 30, rounds: 12, from: 10 },
@@ -59,6 +64,7 @@ const fullLeavers = opt('leaver-policy', 'shares') === 'full';
 const edgeModel = opt('edge-model', 'given') === 'given';
 const fitPriorOn = flag('fit-prior');
 const liveOn = flag('live');
+const fitEdgesOn = flag('fit-edges');
 const priorCandidates = opt('prior-candidates', '150,200,250,300,350').split(',').map(Number);
 const fitThrough = Number(opt('fit-through', size.from - 1));
 const freshAt = (maxRd) => ({ ...newRating(), rd: Math.min(350, maxRd) });
@@ -185,7 +191,7 @@ function coverageBy(groups, strengths, closes) {
            sd_within_rating: mean(split.sdRating), sd_within_strength: mean(split.sdStrength) };
 }
 
-const results = [], checks = [];
+const results = [], checks = [], edgeFits = [];
 let failed = false;
 function agreement(what, ext, ref) {
   // (where: the quantity and the period of the worst difference, both values)
@@ -251,6 +257,18 @@ for (const format of formats)
             }
           }
         }
+        if (fitEdgesOn && !reference) {
+          const truth = edges === 'on' ? { party: PARTY_EDGE, size: SIZE_EDGE } : { party: 0, size: 0 };
+          const none = { party: 0, size: 0 };
+          const t = Date.now();
+          const prior = fitFriendsPriorAt(schema, world, fitThrough, priorCandidates, none);
+          const fit = fitFriendsEdges(schema, world, prior.best);
+          const loss = { fitted: fit.logLoss, none: friendsLoss(schema, world, prior.best, none), truth: friendsLoss(schema, world, prior.best, truth) };
+          const seconds = (Date.now() - t) / 1000;
+          edgeFits.push({ format, world, together: tg, edges, truth, max_rd: prior.best, fit, loss, seconds });
+          log(`${label}: edges fitted ${fit.party.toFixed(1)}, ${fit.size.toFixed(1)} at max_rd ${prior.best} (truth ${truth.party}, ${truth.size}); ` +
+              `log loss ${loss.fitted.toFixed(5)} fitted, ${loss.none.toFixed(5)} none, ${loss.truth.toFixed(5)} truth (${seconds} s, ${fit.evaluations} replays)`);
+        }
         // The prior a league would fit on the burn-in (the reference's; with
         // the extension glicko2_fit_matches', which must agree), the closes at it.
         const fits = {}, fitted = {};
@@ -313,6 +331,15 @@ if (fitPriorOn) {
   for (const r of results.filter((x) => x.prior === 'fitted'))
     md += `| ${fmtLeague(r)} | ${r.rater === 'teammates' ? 'store' : r.rater} | ${priorCandidates.map((c) => (c === r.max_rd ? `**${r.losses[c].toFixed(5)}**` : r.losses[c].toFixed(5))).join(' | ')} |\n`;
 }
+if (edgeFits.length) {
+  const within = (x, t) => (t === 0 ? x === 0 : Math.abs(x - t) <= 0.25 * t);
+  const pair = (e) => `${e.party.toFixed(1)}, ${e.size.toFixed(1)}`;
+  md += `\nThe edges each league would fit (party, size in points): max_rd fitted on periods 1–${fitThrough} without edges, then glicko2_fit_team_advantages at it (the store, the world's method); within 25 % of the truth (where the truth is 0: fitted 0); the log loss of the whole league with the fitted edges, with none and with the truth:\n\n`;
+  md += `| format | world | together | edges, leavers | truth | max_rd | fitted | within 25 % | log loss: fitted | none | truth | fitted − none | replays |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n`;
+  for (const f of edgeFits)
+    md += `| ${fmtLeague(f)} | ${pair(f.truth)} | ${f.max_rd} | ${pair(f.fit)} | ${within(f.fit.party, f.truth.party) ? 'yes' : 'no'}, ${within(f.fit.size, f.truth.size) ? 'yes' : 'no'} | ` +
+          `${f.loss.fitted.toFixed(5)} | ${f.loss.none.toFixed(5)} | ${f.loss.truth.toFixed(5)} | ${(f.loss.fitted - f.loss.none).toFixed(5)} | ${f.fit.evaluations} |\n`;
+}
 if (checks.length) {
   md += `\n| check | worst difference | | where |\n|---|---|---|---|\n`;
   for (const c of checks) md += `| ${c.check} | ${c.worst.toExponential(2)} | ${c.ok ? 'ok' : 'FAILED'} | ${c.where ?? ''} |\n`;
@@ -320,9 +347,9 @@ if (checks.length) {
 const settings = { ...size, seed, sd: sd0 * SCALE, formats, worlds, together: togethers, edges: edgeOpts, leaver_policy: fullLeavers ? 'full' : 'shares',
                    edge_model: edgeModel ? 'given' : 'none',
                    ...(fitPriorOn ? { prior_candidates: priorCandidates, fit_through: fitThrough } : {}),
-                   peers: peers.map((p) => p.name), reference, live: liveOn, seconds: (Date.now() - t0) / 1000 };
+                   peers: peers.map((p) => p.name), reference, live: liveOn, fit_edges: fitEdgesOn, seconds: (Date.now() - t0) / 1000 };
 mkdirSync(outDir, { recursive: true });
-writeFileSync(`${outDir}/friends.json`, JSON.stringify({ settings, results, checks }, null, 1) + '\n');
+writeFileSync(`${outDir}/friends.json`, JSON.stringify({ settings, results, checks, edge_fits: edgeFits }, null, 1) + '\n');
 writeFileSync(`${outDir}/friends.md`, md);
 console.log(md);
 console.log(`settings: ${JSON.stringify(settings)}`);

@@ -221,6 +221,26 @@ export function fitFriends(schema, method, edges = null) {
 export const fitFriendsPrior = (schema, method, through, candidates, edges, teammates) =>
   fitPrior(schema, method, through, candidates, { args: fitEdgeArgs(edges), teammates });
 
+// The edges a friend league would fit (rateFriends' schema):
+// glicko2_fit_team_advantages with the world's method at tau 0.5 and max_rd,
+// the party column 'party'.  Returns { party, size, logLoss, evaluations }.
+export function fitFriendsEdges(schema, method, maxRd) {
+  const [party, size, logLoss, , evaluations] = psql(`SELECT * FROM glicko2_fit_team_advantages('${schema}.matches', '${method}', 0.5, ${maxRd}, 'party');`)
+    .trim().split('|').map(Number);
+  return { party, size, logLoss, evaluations };
+}
+
+// glicko2_fit_matches' log loss of a friend league (the store) at max_rd
+// with the edges { party, size }.
+export const friendsLoss = (schema, method, maxRd, edges) =>
+  Number(psql(`SELECT log_loss FROM glicko2_fit_matches('${schema}.matches', ARRAY['${method}'], '{0.5}', '{${maxRd}}',
+    party_advantages => '{${edges.party}}', size_advantages => '{${edges.size}}', party_column => 'party');`).trim());
+
+// The max_rd a friend league would fit with the edges it fitted
+// (rateFriends' schema): fitPrior with the store and those edges.
+export const fitFriendsPriorAt = (schema, method, through, candidates, edges) =>
+  fitPrior(schema, method, through, candidates, { args: `, party_advantages => '{${edges.party}}', size_advantages => '{${edges.size}}', party_column => 'party'`, teammates: true });
+
 // A friend league rated live: every match its own INSERT, in match order,
 // into a matches table with the live trigger glicko2_rate_matches (period
 // '1 day', a league period a day, its matches spread over the day), once
