@@ -455,14 +455,14 @@ BEGIN
         -- teams (t1 <= t2) as a_k a_l cov_kl (a_k the player's weight in his
         -- team's strength, as the close's); materialized, and joined to the
         -- pairs of teams, so it is computed once a period, not once a pair.
+        shares AS (SELECT x.mn, x.tn, x.kn,
+                          CASE WHEN m = 'mean' THEN x.w / sum(x.w) OVER (PARTITION BY x.mn, x.tn) ELSE x.w END AS a
+                   FROM x WHERE with_store),
         stored AS MATERIALIZED (
                    SELECT k.mn, least(k.tn, l.tn) AS t1, greatest(k.tn, l.tn) AS t2, sum(k.a * l.a * u.c) AS v
                    FROM unnest(st_a, st_b, st_c) u(a, b, c)
-                   JOIN (SELECT x.mn, x.tn, x.kn, CASE WHEN m = 'mean' THEN x.w / sum(x.w) OVER (PARTITION BY x.mn, x.tn)
-                                                       ELSE x.w END AS a FROM x) k ON k.kn = u.a + 1
-                   JOIN (SELECT x.mn, x.tn, x.kn, CASE WHEN m = 'mean' THEN x.w / sum(x.w) OVER (PARTITION BY x.mn, x.tn)
-                                                       ELSE x.w END AS a FROM x) l ON l.kn = u.b + 1 AND l.mn = k.mn
-                   WHERE with_store
+                   JOIN shares k ON k.kn = u.a + 1
+                   JOIN shares l ON l.kn = u.b + 1 AND l.mn = k.mn
                    GROUP BY 1, 2, 3),
         -- Var(D) of teams a and b gains 2 cov within each team, -2 cov across.
         pairs AS (SELECT CASE WHEN a.pl < b.pl THEN 1.0 WHEN a.pl > b.pl THEN 0.0 ELSE 0.5 END AS s,

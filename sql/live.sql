@@ -81,71 +81,31 @@ $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_live_ratings(oid) IS
   'Helper of the live triggers'' copies: the ratings table a live trigger names, resolved in the schema of its table when unqualified';
 
--- A teammates store named by a live trigger of ratings must be that ratings
--- table's: an ERROR (55000) naming the other ratings table where its
--- creation recorded one (glicko2_teammates_create's comment), a close of
--- one named it, or another glicko2_rate_matches trigger of one names it.
--- (A store of two ratings tables would mix their players' pairs.)
-CREATE FUNCTION glicko2_internal.glicko2_teammates_live_owner(teammates regclass, ratings regclass,
-                                                              trigger oid)
-  RETURNS void
-  LANGUAGE plpgsql STABLE PARALLEL SAFE
+-- The teammates store a live trigger's last 'teammates=' option names,
+-- resolved as the trigger resolves it (unqualified: in the schema of the
+-- trigger's table); NULL: none, or no such table.
+CREATE FUNCTION glicko2_internal.glicko2_live_teammates(trigger oid)
+  RETURNS regclass
+  LANGUAGE sql STABLE STRICT PARALLEL SAFE
   SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-  other regclass;
-  why text;
-  created text := substring(obj_description(teammates, 'pg_class')
-                            FROM '^glicko2 teammates store of (.+): the covariance');
-BEGIN
-  IF created IS NOT NULL THEN
-    BEGIN
-      other := to_regclass(created);
-    EXCEPTION WHEN OTHERS THEN
-      other := NULL;              -- (an edited comment: no record)
-    END;
-    IF other = ratings THEN
-      other := NULL;
-    ELSIF other IS NOT NULL THEN
-      why := format('It was created for %s (glicko2_teammates_create).', other);
-    END IF;
-  END IF;
-  IF other IS NULL THEN
-    SELECT c.ratings, format('A close of %s named it (glicko2_closes).', c.ratings) INTO other, why
-    FROM @extschema@.glicko2_closes c
-    WHERE c.teammates = glicko2_teammates_live_owner.teammates AND c.ratings <> glicko2_teammates_live_owner.ratings
-    ORDER BY c.ratings::text LIMIT 1;
-  END IF;
-  IF other IS NULL THEN
-    SELECT r.ratings, format('Trigger %I on %s names it.', g.tgname, g.tgrelid::regclass) INTO other, why
-    FROM pg_trigger g
-    JOIN pg_class c ON c.oid = g.tgrelid
-    JOIN pg_namespace n ON n.oid = c.relnamespace
-    CROSS JOIN LATERAL (SELECT glicko2_internal.glicko2_live_ratings(g.oid) AS ratings) r
-    CROSS JOIN LATERAL (SELECT substr(a.arg, 11) AS store
-                        FROM unnest(glicko2_internal.glicko2_trigger_args(g.oid)) WITH ORDINALITY a(arg, k)
-                        WHERE a.k > 1 AND starts_with(a.arg, 'teammates=')
-                        ORDER BY a.k DESC LIMIT 1) t
-    WHERE g.tgfoid = '@extschema@.glicko2_rate_matches()'::regprocedure AND g.oid <> trigger
-      AND r.ratings <> glicko2_teammates_live_owner.ratings
-      AND to_regclass(CASE WHEN cardinality(parse_ident(t.store)) = 1
-                           THEN quote_ident(n.nspname) || '.' ELSE '' END || t.store)
-          = glicko2_teammates_live_owner.teammates
-    ORDER BY g.tgrelid::regclass::text, g.tgname LIMIT 1;
-  END IF;
-  IF other IS NOT NULL THEN
-    RAISE EXCEPTION 'teammates store % belongs to ratings table %, not %', teammates, other, ratings
-      USING ERRCODE = '55000', DETAIL = why,
-            HINT = 'Give each ratings table a store of its own (glicko2_teammates_create).';
-  END IF;
-END
+  SELECT to_regclass(CASE WHEN cardinality(parse_ident(t.store)) = 1
+                          THEN quote_ident(n.nspname) || '.' ELSE '' END || t.store)
+  FROM pg_trigger g
+  JOIN pg_class c ON c.oid = g.tgrelid
+  JOIN pg_namespace n ON n.oid = c.relnamespace
+  CROSS JOIN LATERAL (SELECT substr(a.arg, length('teammates=') + 1) AS store
+                      FROM unnest(glicko2_internal.glicko2_trigger_args(g.oid)) WITH ORDINALITY a(arg, k)
+                      WHERE a.k > 1 AND starts_with(a.arg, 'teammates=')
+                      ORDER BY a.k DESC LIMIT 1) t
+  WHERE g.oid = trigger
 $$;
-COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_live_owner(regclass, regclass, oid) IS
-  'Helper of glicko2_rate_matches'' teammates option: an ERROR unless the store is the ratings table''s (its creation, the closes and the other live triggers name no other)';
+COMMENT ON FUNCTION glicko2_internal.glicko2_live_teammates(oid) IS
+  'Helper of the live triggers'' copies and of glicko2_teammates_owner: the teammates store a glicko2_rate_matches trigger names (its last teammates= option), resolved in the schema of its table when unqualified; NULL none';
 
 -- Whether two triggers rate alike: the same function, events, timing, level,
 -- enabled state and WHEN condition, a NEW TABLE each or neither, the same
--- ratings table and the same options.
+-- ratings table and teammates store and the same other options.
 CREATE FUNCTION glicko2_internal.glicko2_live_trigger_like(a oid, b oid)
   RETURNS boolean
   LANGUAGE sql STABLE STRICT PARALLEL SAFE
@@ -155,8 +115,12 @@ AS $$
                   AND (x.tgnewtable IS NULL) = (y.tgnewtable IS NULL)
                   AND pg_get_expr(x.tgqual, x.tgrelid) IS NOT DISTINCT FROM pg_get_expr(y.tgqual, y.tgrelid)
                   AND glicko2_internal.glicko2_live_ratings(x.oid) = glicko2_internal.glicko2_live_ratings(y.oid)
-                  AND (glicko2_internal.glicko2_trigger_args(x.oid))[2:]
-                      = (glicko2_internal.glicko2_trigger_args(y.oid))[2:], false)
+                  AND glicko2_internal.glicko2_live_teammates(x.oid)
+                      IS NOT DISTINCT FROM glicko2_internal.glicko2_live_teammates(y.oid)
+                  AND ARRAY(SELECT a FROM unnest((glicko2_internal.glicko2_trigger_args(x.oid))[2:]) a
+                            WHERE NOT starts_with(a, 'teammates='))
+                      = ARRAY(SELECT a FROM unnest((glicko2_internal.glicko2_trigger_args(y.oid))[2:]) a
+                              WHERE NOT starts_with(a, 'teammates=')), false)
   FROM pg_trigger x, pg_trigger y
   WHERE x.oid = a AND y.oid = b
 $$;
@@ -164,7 +128,8 @@ COMMENT ON FUNCTION glicko2_internal.glicko2_live_trigger_like(oid, oid) IS
   'Helper of the live triggers'' copies: whether two triggers rate alike (function, events, timing, level, enabled state, WHEN, NEW TABLE, the same ratings table and options)';
 
 -- The statement that gives relation a trigger like this one (the ratings
--- table qualified when relation is in another schema).
+-- table and the teammates store qualified when relation is in another
+-- schema: the copy resolves them as the original does).
 CREATE FUNCTION glicko2_internal.glicko2_live_trigger_copy(trigger oid, relation regclass)
   RETURNS text
   LANGUAGE sql STABLE STRICT PARALLEL SAFE
@@ -183,13 +148,17 @@ AS $$
                 CASE WHEN g.tgqual IS NULL THEN ''
                      ELSE format(' WHEN (%s)', pg_get_expr(g.tgqual, g.tgrelid)) END,
                 pn.nspname, p.proname,
-                (SELECT string_agg(quote_literal(CASE WHEN a.n = 1 AND r.relnamespace <> c.relnamespace
-                                                      AND glicko2_internal.glicko2_live_ratings(g.oid) IS NOT NULL
+                (SELECT string_agg(quote_literal(CASE WHEN r.relnamespace = c.relnamespace THEN a.arg
+                                                      WHEN a.n = 1 AND rc.oid IS NOT NULL
                                                       THEN format('%I.%I', rn.nspname, rc.relname)
+                                                      WHEN a.n > 1 AND starts_with(a.arg, 'teammates=') AND sc.oid IS NOT NULL
+                                                      THEN format('teammates=%I.%I', sn.nspname, sc.relname)
                                                       ELSE a.arg END), ', ' ORDER BY a.n)
                  FROM unnest(glicko2_internal.glicko2_trigger_args(g.oid)) WITH ORDINALITY a(arg, n)
                  LEFT JOIN pg_class rc ON rc.oid = glicko2_internal.glicko2_live_ratings(g.oid)
-                 LEFT JOIN pg_namespace rn ON rn.oid = rc.relnamespace))
+                 LEFT JOIN pg_namespace rn ON rn.oid = rc.relnamespace
+                 LEFT JOIN pg_class sc ON sc.oid = glicko2_internal.glicko2_live_teammates(g.oid)
+                 LEFT JOIN pg_namespace sn ON sn.oid = sc.relnamespace))
          || CASE g.tgenabled WHEN 'O' THEN ''
                  WHEN 'D' THEN format('; ALTER TABLE %s DISABLE TRIGGER %I', relation, g.tgname)
                  WHEN 'A' THEN format('; ALTER TABLE %s ENABLE ALWAYS TRIGGER %I', relation, g.tgname)

@@ -197,6 +197,63 @@ $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_check(regclass, regtype) IS
   'Helper of glicko2_close_matches and of glicko2_rate_matches'' teammates option: an ERROR unless the teammates store is a table with player_a and player_b of the ratings key''s type and covariance float8';
 
+-- A teammates store must be one ratings table's (a store of two would mix
+-- their players' pairs, and rebuilding it for one would lose the other's):
+-- an ERROR (55000) naming the other ratings table where the store's
+-- creation recorded one (glicko2_teammates_create's comment), a close of
+-- one named it, or a glicko2_rate_matches trigger of one names it (other
+-- than trigger, the one being checked; NULL none).  The close, the live
+-- trigger, replay and recompute ask it.
+CREATE FUNCTION glicko2_internal.glicko2_teammates_owner(teammates regclass, ratings regclass,
+                                                         trigger oid DEFAULT NULL)
+  RETURNS void
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  other regclass;
+  why text;
+  created text := substring(obj_description(teammates, 'pg_class')
+                            FROM '^glicko2 teammates store of (.+): the covariance');
+BEGIN
+  IF created IS NOT NULL THEN
+    BEGIN
+      other := to_regclass(created);
+    EXCEPTION WHEN OTHERS THEN
+      other := NULL;              -- (an edited comment: no record)
+    END;
+    IF other = ratings THEN
+      other := NULL;
+    ELSIF other IS NOT NULL THEN
+      why := format('It was created for %s (glicko2_teammates_create).', other);
+    END IF;
+  END IF;
+  IF other IS NULL THEN
+    SELECT c.ratings, format('A close of %s named it (glicko2_closes).', c.ratings) INTO other, why
+    FROM @extschema@.glicko2_closes c
+    WHERE c.teammates = glicko2_teammates_owner.teammates AND c.ratings <> glicko2_teammates_owner.ratings
+    ORDER BY c.ratings::text LIMIT 1;
+  END IF;
+  IF other IS NULL THEN
+    SELECT r.ratings, format('Trigger %I on %s names it.', g.tgname, g.tgrelid::regclass) INTO other, why
+    FROM pg_trigger g
+    CROSS JOIN LATERAL (SELECT glicko2_internal.glicko2_live_ratings(g.oid) AS ratings) r
+    WHERE g.tgfoid = '@extschema@.glicko2_rate_matches()'::regprocedure
+      AND g.oid IS DISTINCT FROM glicko2_teammates_owner.trigger
+      AND r.ratings <> glicko2_teammates_owner.ratings
+      AND glicko2_internal.glicko2_live_teammates(g.oid) = glicko2_teammates_owner.teammates
+    ORDER BY g.tgrelid::regclass::text, g.tgname LIMIT 1;
+  END IF;
+  IF other IS NOT NULL THEN
+    RAISE EXCEPTION 'teammates store % belongs to ratings table %, not %', teammates, other, ratings
+      USING ERRCODE = '55000', DETAIL = why,
+            HINT = 'Give each ratings table a store of its own (glicko2_teammates_create).';
+  END IF;
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_owner(regclass, regclass, oid) IS
+  'Helper of glicko2_close_matches, glicko2_rate_matches'' teammates option, glicko2_replay_matches and glicko2_recompute: an ERROR unless the store is the ratings table''s (its creation, the closes and the live triggers other than trigger name no other)';
+
 CREATE PROCEDURE glicko2_teammates_create(name text, ratings regclass, player_column name DEFAULT 'player_id')
   LANGUAGE plpgsql
   SET search_path = pg_catalog, pg_temp
@@ -380,6 +437,7 @@ BEGIN
               DETAIL = 'The store carries covariances of the team model''s strengths; ''individual'' and ''composite'' have none.';
     END IF;
     PERFORM glicko2_internal.glicko2_teammates_check(teammates, key_type);
+    PERFORM glicko2_internal.glicko2_teammates_owner(teammates, ratings);
     IF glicko2_internal.glicko2_citus_distributed(ratings) OR glicko2_internal.glicko2_citus_distributed(matches)
        OR glicko2_internal.glicko2_citus_distributed(teammates) THEN
       RAISE EXCEPTION '% with a teammates store does not run on tables Citus distributes', procedure_name
@@ -394,7 +452,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_matches_check(text, regclass, regclass, anyelement, text, float8, float8, regclass, name, name, name, name, name, name, name, name, name, float8, float8, regclass) IS
-  'Helper of glicko2_close_matches and glicko2_replay_matches: checks a matches close''s arguments and columns (glicko2_close_check''s, the matches'' columns, the method, the advantages, the party column, the teammates store, refused on tables Citus distributes), each error naming what is wrong; gives the ratings key type, the period''s type and text and the weight column read';
+  'Helper of glicko2_close_matches and glicko2_replay_matches: checks a matches close''s arguments and columns (glicko2_close_check''s, the matches'' columns, the method, the advantages, the party column, the teammates store and its owner, refused on tables Citus distributes), each error naming what is wrong; gives the ratings key type, the period''s type and text and the weight column read';
 
 CREATE PROCEDURE glicko2_close_matches(
   ratings regclass, matches regclass, period anyelement, method text DEFAULT 'sum',

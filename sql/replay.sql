@@ -64,16 +64,13 @@ $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_close_again(glicko2_closes, regclass, name, name, name, name, name, name) IS
   'Helper of glicko2_replay, glicko2_replay_matches and glicko2_recompute: closes period c.period of c.ratings from c.games_table as the record c says: glicko2_close_period (c.method NULL; the games'' columns as given) or glicko2_close_matches (c.method, the matches'' columns, advantages and teammates store recorded), with the tau, max_rd, unguarded flag, advantage and floors and caps recorded';
 
--- A teammates store that replay or recompute empties must be this ratings
--- table's alone (a store named by closes of two ratings tables mixes their
--- pairs, and rebuilding it for one would lose the other's), and exist.
+-- A teammates store that replay or recompute empties must exist and be this
+-- ratings table's alone (glicko2_teammates_owner), before it is emptied.
 CREATE FUNCTION glicko2_internal.glicko2_teammates_own(teammates regclass, ratings regclass, procedure_name text)
   RETURNS void
   LANGUAGE plpgsql STABLE PARALLEL SAFE
   SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-  other regclass;
 BEGIN
   IF NOT EXISTS (SELECT FROM pg_class r WHERE r.oid OPERATOR(pg_catalog.=) teammates::oid) THEN
     RAISE EXCEPTION 'the teammates store (OID %) of % no longer exists', teammates::oid, ratings
@@ -81,19 +78,11 @@ BEGIN
             DETAIL = format('%s closes again with the store each period was closed with.', procedure_name),
             HINT = 'Rebuild the league with glicko2_replay_matches and a new store.';
   END IF;
-  SELECT c.ratings INTO other FROM @extschema@.glicko2_closes c
-  WHERE c.teammates = glicko2_teammates_own.teammates AND c.ratings <> glicko2_teammates_own.ratings
-  ORDER BY c.ratings::text LIMIT 1;
-  IF other IS NOT NULL THEN
-    RAISE EXCEPTION 'teammates store % holds pairs of % too', teammates, other
-      USING ERRCODE = '55000',
-            DETAIL = format('%s empties the store of %s; closes of %s wrote to it as well.', procedure_name, ratings, other),
-            HINT = 'Give each ratings table a store of its own (glicko2_teammates_create).';
-  END IF;
+  PERFORM glicko2_internal.glicko2_teammates_owner(teammates, ratings);
 END
 $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_teammates_own(regclass, regclass, text) IS
-  'Helper of glicko2_replay_matches and glicko2_recompute: an ERROR unless the teammates store exists and no close of another ratings table named it';
+  'Helper of glicko2_replay_matches and glicko2_recompute: an ERROR unless the teammates store exists and is the ratings table''s (glicko2_teammates_owner)';
 
 -- Deletes the kept pairs (glicko2_teammates_history) of the closes of
 -- ratings numbered from_number on (NULL: all of them), before those closes

@@ -115,7 +115,7 @@ glicko_live_mates_open(GlickoLiveMates *s, GlickoLiveEntry *e, const char *name,
 	args[1] = ObjectIdGetDatum(rt->relid);
 	args[2] = ObjectIdGetDatum(e->trigger_oid);
 	types[1] = REGCLASSOID;
-	ret = SPI_execute_with_args("SELECT glicko2_internal.glicko2_teammates_live_owner($1, $2, $3)",
+	ret = SPI_execute_with_args("SELECT glicko2_internal.glicko2_teammates_owner($1, $2, $3)",
 								3, types, args, NULL, false, 1);
 	if (ret != SPI_OK_SELECT)
 		elog(ERROR, "glicko2_rate_matches: the check of the teammates store's owner failed: %s",

@@ -224,5 +224,38 @@ CREATE TRIGGER rate AFTER INSERT ON m_clash REFERENCING NEW TABLE AS new_rows
 ALTER TABLE m_part ATTACH PARTITION m_clash FOR VALUES IN (8);
 SELECT try($$INSERT INTO m_part VALUES (9, 1, 1, 1, '2026-01-09'), (9, 2, 2, 2, '2026-01-09')$$);
 
+-- A teammates store named without a schema: a partition in another schema
+-- gets a copy naming the parent's store (resolved as the parent resolves
+-- it), and a match written to it keeps the same store, bit for bit, as
+-- one written through the parent of a twin league.
+CREATE TABLE r_mates (LIKE r_plain INCLUDING ALL);
+CREATE TABLE r_mates_ref (LIKE r_plain INCLUDING ALL);
+CALL glicko2_teammates_create('s_mates', 'r_mates');
+CALL glicko2_teammates_create('s_mates_ref', 'r_mates_ref');
+CREATE TABLE m_mates (LIKE m_plain INCLUDING ALL) PARTITION BY LIST (team);
+CREATE TRIGGER rate AFTER INSERT ON m_mates REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('r_mates', 'teammates=s_mates');
+CREATE TABLE live_mpart_other.m_mates_all PARTITION OF m_mates DEFAULT;
+CREATE TABLE m_mates_ref (LIKE m_plain INCLUDING ALL);
+CREATE TRIGGER rate AFTER INSERT ON m_mates_ref REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('r_mates_ref', 'teammates=s_mates_ref');
+SELECT * FROM live_triggers WHERE relation::text LIKE '%m\_mates%';
+INSERT INTO live_mpart_other.m_mates_all VALUES (1, 1, 1, 1, '2026-01-02'), (1, 2, 1, 1, '2026-01-02'),
+                                                (1, 3, 2, 2, '2026-01-02'), (1, 4, 2, 2, '2026-01-02');
+INSERT INTO m_mates_ref VALUES (1, 1, 1, 1, '2026-01-02'), (1, 2, 1, 1, '2026-01-02'),
+                               (1, 3, 2, 2, '2026-01-02'), (1, 4, 2, 2, '2026-01-02');
+SELECT (SELECT count(*) FROM s_mates) AS pairs,
+       (SELECT count(*) FROM ((TABLE s_mates EXCEPT TABLE s_mates_ref) UNION ALL (TABLE s_mates_ref EXCEPT TABLE s_mates)) x) AS pairs_differ,
+       (SELECT count(*) FROM ((TABLE r_mates EXCEPT TABLE r_mates_ref) UNION ALL (TABLE r_mates_ref EXCEPT TABLE r_mates)) x) AS ratings_differ;
+-- a partition's trigger naming another store is unlike the parent's: the
+-- parent refuses to rate
+CALL glicko2_teammates_create('live_mpart_other.s_mates', 'r_mates');
+DROP TABLE live_mpart_other.m_mates_all;
+CREATE TABLE live_mpart_other.m_mates_all (LIKE m_plain INCLUDING ALL);
+CREATE TRIGGER rate AFTER INSERT ON live_mpart_other.m_mates_all REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('live_mpart.r_mates', 'teammates=s_mates');
+ALTER TABLE m_mates ATTACH PARTITION live_mpart_other.m_mates_all DEFAULT;
+SELECT try($$INSERT INTO m_mates VALUES (2, 1, 1, 1, '2026-01-03'), (2, 2, 2, 2, '2026-01-03')$$);
+
 DROP SCHEMA live_mpart CASCADE;
 DROP SCHEMA live_mpart_other CASCADE;

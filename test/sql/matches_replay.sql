@@ -293,9 +293,17 @@ ALTER TABLE m ENABLE TRIGGER refuse_closed_games;
 
 -- 7. Bad input, named, nothing changed.
 CREATE TABLE other (player_id int PRIMARY KEY, rating glicko2_rating);
-CALL glicko2_close_matches('other', 'm', 1, teammates => 's4');   -- a store of another league
+-- a store of another league: the close refuses it, naming its owner
+CREATE TABLE s4_before AS TABLE s4;
+SELECT try($$CALL glicko2_close_matches('other', 'm', 1, teammates => 's4')$$) AS store_of_another_close,
+       (SELECT count(*) FROM other) AS other_rated, differ('s4', 's4_before') AS store_differs;
+-- and so do replay and recompute, which would empty it (a store whose
+-- creation names another ratings table; s4's closes name r4)
+CALL glicko2_teammates_create('s_other', 'other');
+SELECT try($$CALL glicko2_replay_matches('r4', 'm', teammates => 's_other')$$) AS shared_store_replay;
+COMMENT ON TABLE s4 IS 'glicko2 teammates store of matches_replay.other: the covariance (rating points squared) of pairs of recurring teammates';
 SELECT try($$CALL glicko2_recompute('r4', 'm', 3, 'h4')$$) AS shared_store_recompute;
-SELECT try($$CALL glicko2_replay_matches('r4', 'm', teammates => 's4')$$) AS shared_store_replay;
+SELECT differ('s4', 's4_before') AS store_differs;
 SELECT try($$CALL glicko2_replay_matches(NULL, 'm')$$) AS null_ratings,
        try($$CALL glicko2_replay_matches('r', 'm', method => NULL)$$) AS null_method,
        try($$CALL glicko2_replay_matches('r', 'm', method => 'elo')$$) AS bad_method;
