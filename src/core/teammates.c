@@ -215,6 +215,7 @@ typedef struct Work
 								 * indexes */
 	GlickoSums *sums;			/* per player: today's terms of his sides,
 								 * summed */
+	int		   *row_member;		/* a solve's: each row's member of N, -1 */
 } Work;
 
 /* The stored covariance of a and b on the Glicko-2 scale, or 0. */
@@ -590,9 +591,9 @@ solve(Work *w, int i, int *match_buf, GlickoTerms *effective, double *correlatio
 		const Glicko2Rating *r = &in->rating[N[x]];
 		double		phi = r->rd / GLICKO2_SCALE;
 
-		for (int y = 0; y < n; y++)
-			S[x * n + y] = x == y ? phi * phi + in->elapsed * r->volatility * r->volatility :
-				stored_covariance(w, N[x], N[y]);
+		S[x * n + x] = phi * phi + in->elapsed * r->volatility * r->volatility;
+		for (int y = x + 1; y < n; y++)
+			S[x * n + y] = S[y * n + x] = stored_covariance(w, N[x], N[y]);
 	}
 	for (int tries = 0; !spd_inverse(S, n, P); tries++)
 	{
@@ -625,6 +626,15 @@ solve(Work *w, int i, int *match_buf, GlickoTerms *effective, double *correlatio
 
 		if (match_buf[k] != match_buf[k - 1] || (k > 1 && match_buf[k - 2] == match_buf[k]))
 			continue;			/* (each match of two members or more, once) */
+		/* (each row's member of N, -1 none: once a match, not once a game) */
+		for (int q = w->teams[mm->first_team].first_row;
+			 q < w->teams[mm->first_team + mm->n_teams - 1].end_row; q++)
+		{
+			w->row_member[q] = -1;
+			for (int y = 0; y < n; y++)
+				if (N[y] == in->row_player[q])
+					w->row_member[q] = y;
+		}
 		for (int t = mm->first_team; t < mm->first_team + mm->n_teams; t++)
 			for (int u = t + 1; u < mm->first_team + mm->n_teams; u++)
 			{
@@ -642,11 +652,8 @@ solve(Work *w, int i, int *match_buf, GlickoTerms *effective, double *correlatio
 
 					for (int q = team->first_row; q < team->end_row; q++)
 					{
-						int			x = -1;
+						int			x = w->row_member[q];
 
-						for (int y = 0; y < n; y++)
-							if (N[y] == in->row_player[q])
-								x = y;
 						if (x < 0)
 							out += w->row_x2[q];
 						else
@@ -747,6 +754,7 @@ glicko_mates_period(const GlickoMatesPeriod *in, const GlickoMatesEnv *env,
 		largest = total > largest ? total : largest;
 	}
 	match_buf = env->alloc(sizeof(int) * largest);
+	w.row_member = env->alloc(sizeof(int) * (in->n_rows + 1));
 	for (int p = 0; p < in->n_players; p++)
 	{
 		double		correlation[NMAX];
@@ -768,6 +776,7 @@ glicko_mates_period(const GlickoMatesPeriod *in, const GlickoMatesEnv *env,
 		}
 	}
 	env->release(match_buf);
+	env->release(w.row_member);
 
 	/*
 	 * The terms, one row a player with games: today's sums (the double the
