@@ -266,7 +266,7 @@ for (const format of formats)
           const loss = { fitted: fit.logLoss, none: friendsLoss(schema, world, prior.best, none), truth: friendsLoss(schema, world, prior.best, truth) };
           const seconds = (Date.now() - t) / 1000;
           edgeFits.push({ format, world, together: tg, edges, truth, max_rd: prior.best, fit, loss, seconds });
-          log(`${label}: edges fitted ${fit.party.toFixed(1)}, ${fit.size.toFixed(1)} at max_rd ${prior.best} (truth ${truth.party}, ${truth.size}); ` +
+          log(`${label}: edges fitted ${fit.party.toFixed(1)} ± ${fit.partySe?.toFixed(1) ?? '-'}, ${fit.size.toFixed(1)} ± ${fit.sizeSe?.toFixed(1) ?? '-'} at max_rd ${prior.best} (truth ${truth.party}, ${truth.size}); ` +
               `log loss ${loss.fitted.toFixed(5)} fitted, ${loss.none.toFixed(5)} none, ${loss.truth.toFixed(5)} truth (${seconds} s, ${fit.evaluations} replays)`);
         }
         // The prior a league would fit on the burn-in (the reference's; with
@@ -334,10 +334,11 @@ if (fitPriorOn) {
 if (edgeFits.length) {
   const within = (x, t) => (t === 0 ? x === 0 : Math.abs(x - t) <= 0.25 * t);
   const pair = (e) => `${e.party.toFixed(1)}, ${e.size.toFixed(1)}`;
-  md += `\nThe edges each league would fit (party, size in points): max_rd fitted on periods 1–${fitThrough} without edges, then glicko2_fit_team_advantages at it (the store, the world's method); within 25 % of the truth (where the truth is 0: fitted 0); the log loss of the whole league with the fitted edges, with none and with the truth:\n\n`;
-  md += `| format | world | together | edges, leavers | truth | max_rd | fitted | within 25 % | log loss: fitted | none | truth | fitted − none | replays |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n`;
+  const se = (v) => (v == null ? '–' : v.toFixed(1));
+  md += `\nThe edges each league would fit (party, size in points): max_rd fitted on periods 1–${fitThrough} without edges, then glicko2_fit_team_advantages at it (the store, the world's method), with its standard errors; within 25 % of the truth (where the truth is 0: fitted 0); the log loss of the whole league with the fitted edges, with none and with the truth:\n\n`;
+  md += `| format | world | together | edges, leavers | truth | max_rd | fitted | standard errors | within 25 % | log loss: fitted | none | truth | fitted − none | replays |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n`;
   for (const f of edgeFits)
-    md += `| ${fmtLeague(f)} | ${pair(f.truth)} | ${f.max_rd} | ${pair(f.fit)} | ${within(f.fit.party, f.truth.party) ? 'yes' : 'no'}, ${within(f.fit.size, f.truth.size) ? 'yes' : 'no'} | ` +
+    md += `| ${fmtLeague(f)} | ${pair(f.truth)} | ${f.max_rd} | ${pair(f.fit)} | ${se(f.fit.partySe)}, ${se(f.fit.sizeSe)} | ${within(f.fit.party, f.truth.party) ? 'yes' : 'no'}, ${within(f.fit.size, f.truth.size) ? 'yes' : 'no'} | ` +
           `${f.loss.fitted.toFixed(5)} | ${f.loss.none.toFixed(5)} | ${f.loss.truth.toFixed(5)} | ${(f.loss.fitted - f.loss.none).toFixed(5)} | ${f.fit.evaluations} |\n`;
 }
 if (checks.length) {

@@ -585,12 +585,15 @@ CREATE FUNCTION glicko2_fit_team_advantages(
   match_player_column name DEFAULT 'player_id', team_column name DEFAULT 'team',
   place_column name DEFAULT 'place', weight_column name DEFAULT NULL)
   RETURNS TABLE (party_advantage float8, size_advantage float8, log_loss float8, predictions bigint,
-                 evaluations int)
+                 evaluations int, party_se float8, size_se float8)
   LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
   SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
   golden constant float8 := (sqrt(5) - 1) / 2;
+  step constant float8 := 10;  -- (points: the curvature's central difference)
+  se float8[] := '{NULL,NULL}';
+  at_fit record;
   x float8[] := '{0,0}';       -- (party, size)
   fit boolean[];
   moved float8;
@@ -677,15 +680,36 @@ BEGIN
     -- (one advantage fitted: its search is the answer)
     EXIT WHEN moved <= tolerance OR NOT (fit[1] AND fit[2]);
   END LOOP;
-  RETURN QUERY
-    SELECT x[1], x[2], f.log_loss, f.predictions, n
-    FROM @extschema@.glicko2_fit_matches(matches, ARRAY[method], ARRAY[tau], ARRAY[max_rd], period_column,
-                                         match_column, match_player_column, team_column, place_column,
-                                         weight_column, ARRAY[x[1]], ARRAY[x[2]], party_column) f;
+  SELECT f.log_loss, f.predictions INTO STRICT at_fit
+  FROM @extschema@.glicko2_fit_matches(matches, ARRAY[method], ARRAY[tau], ARRAY[max_rd], period_column,
+                                       match_column, match_player_column, team_column, place_column,
+                                       weight_column, ARRAY[x[1]], ARRAY[x[2]], party_column) f;
+  -- Each fitted advantage's standard error: the summed log loss is the
+  -- predictions' negative log-likelihood, its curvature at the fit (a
+  -- central difference of step points) the information the league holds
+  -- about the advantage; NULL where it is not positive (not determined).
+  FOR d IN 1 .. 2 LOOP
+    CONTINUE WHEN NOT fit[d];
+    start := x[d];
+    x[d] := start + step;
+    la := glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, x, party_column, period_column,
+                                            match_column, match_player_column, team_column, place_column,
+                                            weight_column);
+    x[d] := start - step;
+    lb := glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, x, party_column, period_column,
+                                            match_column, match_player_column, team_column, place_column,
+                                            weight_column);
+    x[d] := start;
+    n := n + 2;
+    IF at_fit.predictions > 0 AND la + lb - 2 * at_fit.log_loss > 0 THEN
+      se[d] := step / sqrt(at_fit.predictions * (la + lb - 2 * at_fit.log_loss));
+    END IF;
+  END LOOP;
+  RETURN QUERY SELECT x[1], x[2], at_fit.log_loss, at_fit.predictions, n, se[1], se[2];
 END
 $fn$;
 COMMENT ON FUNCTION glicko2_fit_team_advantages(regclass, text, float8, float8, name, float8, float8, name, name, name, name, name, name) IS
-  'Fits the party and size advantages of a team league continuously (one call, no grid): golden-section search of glicko2_fit_matches'' log loss over each advantage in [-bound, bound] in turn until a round moves neither by more than tolerance points; the party advantage only where two players of a team share a party label of party_column, the size advantage only where some match has teams of different sizes; method ''sum'' or ''mean'', tau and max_rd as the league closes; returns the advantages, their log loss and predictions and how many replays it took; writes nothing';
+  'Fits the party and size advantages of a team league continuously (one call, no grid): golden-section search of glicko2_fit_matches'' log loss over each advantage in [-bound, bound] in turn until a round moves neither by more than tolerance points; the party advantage only where two players of a team share a party label of party_column, the size advantage only where some match has teams of different sizes; method ''sum'' or ''mean'', tau and max_rd as the league closes; returns the advantages, their log loss and predictions, how many replays it took and each fitted advantage''s standard error (from the curvature of the predictions'' summed log loss at the fit, a central difference of 10 points; NULL where an advantage is not fitted or the curvature is not positive); writes nothing';
 
 -- One replay's log loss for glicko2_fit_team_advantages: x = (party, size).
 CREATE FUNCTION glicko2_internal.glicko2_fit_loss(

@@ -223,11 +223,12 @@ export const fitFriendsPrior = (schema, method, through, candidates, edges, team
 
 // The edges a friend league would fit (rateFriends' schema):
 // glicko2_fit_team_advantages with the world's method at tau 0.5 and max_rd,
-// the party column 'party'.  Returns { party, size, logLoss, evaluations }.
+// the party column 'party'.  Returns { party, size, logLoss, evaluations,
+// partySe, sizeSe } (a standard error null where not fitted or determined).
 export function fitFriendsEdges(schema, method, maxRd) {
-  const [party, size, logLoss, , evaluations] = psql(`SELECT * FROM glicko2_fit_team_advantages('${schema}.matches', '${method}', 0.5, ${maxRd}, 'party');`)
-    .trim().split('|').map(Number);
-  return { party, size, logLoss, evaluations };
+  const [party, size, logLoss, , evaluations, partySe, sizeSe] = psql(`SELECT * FROM glicko2_fit_team_advantages('${schema}.matches', '${method}', 0.5, ${maxRd}, 'party');`)
+    .trim().split('|').map((v) => (v === '' ? null : Number(v)));
+  return { party, size, logLoss, evaluations, partySe, sizeSe };
 }
 
 // glicko2_fit_matches' log loss of a friend league (the store) at max_rd

@@ -286,14 +286,25 @@ FROM glicko2_fit_matches('no_edge', '{sum}', '{0.5}', '{200}',
 WHERE f.best;
 -- The continuous fit (golden-section search, no grid) on the same league:
 -- the party advantage only (every team has two players: no size edge).
+-- Its standard error, from the curvature of the summed log loss: the truth
+-- within two of it, and the curvature the one glicko2_fit_matches gives
+-- at the fit and 10 points either side.
 SELECT round(party_advantage) AS fitted, abs(party_advantage - 150) <= 0.25 * 150 AS within_25_percent,
-       size_advantage, evaluations
-FROM glicko2_fit_team_advantages('edge150', max_rd => 200, party_column => 'party');
+       size_advantage, evaluations, round(party_se::numeric, 1) AS party_se,
+       abs(party_advantage - 150) <= 2 * party_se AS truth_within_2_se, size_se
+FROM glicko2_fit_team_advantages('edge150', max_rd => 200, party_column => 'party') f;
+SELECT abs(f.party_se - 10 / sqrt(f.predictions * (p.log_loss + m.log_loss - 2 * f.log_loss))) < 1e-9 * f.party_se
+         AS se_from_the_curvature
+FROM glicko2_fit_team_advantages('edge150', max_rd => 200, party_column => 'party') f,
+     LATERAL glicko2_fit_matches('edge150', '{sum}', '{0.5}', '{200}', party_advantages => ARRAY[f.party_advantage + 10],
+                                 party_column => 'party') p,
+     LATERAL glicko2_fit_matches('edge150', '{sum}', '{0.5}', '{200}', party_advantages => ARRAY[f.party_advantage - 10],
+                                 party_column => 'party') m;
 -- Where no two players of a team share a label there is no premade party:
 -- the log loss does not depend on the party advantage, and it stays 0 (no
 -- replay spent on it) rather than running to a bound.
 CREATE VIEW edge150_alone AS SELECT period, match_id, player_id, team, place, player_id AS party FROM edge150;
-SELECT party_advantage, size_advantage, evaluations,
+SELECT party_advantage, size_advantage, evaluations, party_se, size_se,
        log_loss = (SELECT log_loss FROM glicko2_fit_matches('edge150', '{sum}', '{0.5}', '{350}', teammates => true)) AS as_without_edges
 FROM glicko2_fit_team_advantages('edge150_alone', party_column => 'party');
 \set VERBOSITY terse
