@@ -7,7 +7,7 @@
 //                    [--formats hunt,4v4] [--worlds sum,mean] [--size full|ci]
 //                    [--seed N] [--no-peers] [--reference] [--leaver-policy full] [--edge-model none]
 //                    [--fit-prior] [--prior-candidates 150,200,...] [--fit-through P] [--sd POINTS]
-//                    [--live] [--fit-edges] [--check] [--out DIR]
+//                    [--live] [--fit-edges [--edge-curve]] [--check] [--out DIR]
 // --edges on: a party edge, a size edge and leavers (friends_sim.js).
 // --reference: rate with the JavaScript reference implementations only (no
 // database).  Without it the extension closes the leagues (glicko2_close_matches,
@@ -23,7 +23,8 @@
 // the truth (needs the database): max_rd fitted on the burn-in without edges
 // (as --fit-prior does), then glicko2_fit_team_advantages at it on the whole
 // league, with the store; and glicko2_fit_matches' log loss there with the
-// fitted edges, with none and with the truth.
+// fitted edges, with none and with the truth.  --edge-curve: also the log
+// loss 10, 20 and 40 points either side of each fitted advantage.
 // --live: also the league rated live (glicko2_rate_matches, one INSERT a
 // match, a period a day; needs the database even with --reference), without
 // ('live') and with a teammates store ('live store'), scored from the
@@ -65,6 +66,7 @@ const edgeModel = opt('edge-model', 'given') === 'given';
 const fitPriorOn = flag('fit-prior');
 const liveOn = flag('live');
 const fitEdgesOn = flag('fit-edges');
+const edgeCurveOn = flag('edge-curve');
 const priorCandidates = opt('prior-candidates', '150,200,250,300,350').split(',').map(Number);
 const fitThrough = Number(opt('fit-through', size.from - 1));
 const freshAt = (maxRd) => ({ ...newRating(), rd: Math.min(350, maxRd) });
@@ -265,7 +267,16 @@ for (const format of formats)
           const fit = fitFriendsEdges(schema, world, prior.best);
           const loss = { fitted: fit.logLoss, none: friendsLoss(schema, world, prior.best, none), truth: friendsLoss(schema, world, prior.best, truth) };
           const seconds = (Date.now() - t) / 1000;
-          edgeFits.push({ format, world, together: tg, edges, truth, max_rd: prior.best, fit, loss, seconds });
+          // --edge-curve: the log loss along each fitted advantage (the
+          // other at its fit), to see the curve the standard error reads
+          const curve = edgeCurveOn ? { party: {}, size: {} } : undefined;
+          if (curve)
+            for (const k of ['party', 'size'])
+              if (fit[`${k}Se`] != null)
+                for (const d of [-40, -20, -10, 10, 20, 40])
+                  curve[k][d] = friendsLoss(schema, world, prior.best, { ...fit, [k]: fit[k] + d });
+          if (curve) log(`${label}: log loss along the fit (offset: loss) ${JSON.stringify(curve)}`);
+          edgeFits.push({ format, world, together: tg, edges, truth, max_rd: prior.best, fit, loss, seconds, curve });
           log(`${label}: edges fitted ${fit.party.toFixed(1)} ± ${fit.partySe?.toFixed(1) ?? '-'}, ${fit.size.toFixed(1)} ± ${fit.sizeSe?.toFixed(1) ?? '-'} at max_rd ${prior.best} (truth ${truth.party}, ${truth.size}); ` +
               `log loss ${loss.fitted.toFixed(5)} fitted, ${loss.none.toFixed(5)} none, ${loss.truth.toFixed(5)} truth (${seconds} s, ${fit.evaluations} replays)`);
         }
