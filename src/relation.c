@@ -164,7 +164,8 @@ glicko_party_type_check(Oid relid, const char *column, Oid type)
 				errcode(ERRCODE_UNDEFINED_FUNCTION),
 				errmsg("party column \"%s\" of %s is of type %s, which has no equality operator",
 					   column, relation_text(relid), format_type_be(type)),
-				errdetail("Players of a team with equal party values queued together."));
+				errdetail("Players of a team with equal party values queued together."),
+				errhint("Label parties with a type whose equality a btree or hash operator class defines (an integer, text, uuid)."));
 }
 
 /* glicko2_party_column(rel, col): the party column's type, checked. */

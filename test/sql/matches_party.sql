@@ -214,6 +214,10 @@ CALL glicko2_close_matches('r', 'matches', 2, party_column => 'squad', unguarded
 ALTER TABLE matches ADD COLUMN loadout json;
 CALL glicko2_close_matches('r', 'matches', 2, party_column => 'loadout', unguarded => true);
 SELECT * FROM glicko2_fit_matches('matches', party_column => 'loadout');
+-- (box has an = operator, area equality, but no operator class to group by)
+ALTER TABLE matches ADD COLUMN area box;
+SELECT * FROM glicko2_fit_team_advantages('matches', party_column => 'area');
+ALTER TABLE matches DROP COLUMN area;
 UPDATE matches SET party = 'p' WHERE player_id = 24;  -- party p on teams 1 and 2 of match 2
 CALL glicko2_close_matches('r', 'matches', 2, party_column => 'party', party_advantage => 40, unguarded => true);
 SELECT * FROM glicko2_fit_matches('matches', party_column => 'party');
