@@ -97,15 +97,24 @@ COMMENT ON FUNCTION glicko2_internal.glicko2_citus_guard_ready(text) IS
   'Helper of glicko2_guard_gaps: whether the guard state of the Citus table with this key is there (glicko2_internal.glicko2_citus_guards a reference table holding its row)';
 
 -- Before glicko2_guard_games guards a Citus table: Citus places a trigger
--- on a distributed table's shards only with citus.enable_unsafe_triggers;
--- without it the table stays unguarded, and a close of it must say so.
+-- on a distributed table's shards only with citus.enable_unsafe_triggers,
+-- except in a distributed schema (Citus 12+, pg_dist_schema: its tables'
+-- triggers are always allowed, ErrorOutForTriggerIfNotSupported); without
+-- it the table stays unguarded, and a close of it must say so.
 CREATE FUNCTION glicko2_internal.glicko2_citus_guard_prepare(games regclass)
   RETURNS void
   LANGUAGE plpgsql VOLATILE
   SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+  tenant boolean := false;
 BEGIN
-  IF current_setting('citus.enable_unsafe_triggers', true) IS DISTINCT FROM 'on' THEN
+  IF to_regclass('pg_catalog.pg_dist_schema') IS NOT NULL THEN
+    tenant := glicko2_internal.glicko2_citus_ask(
+      'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_schema s, pg_catalog.pg_class c'
+      ' WHERE c.oid OPERATOR(pg_catalog.=) $1 AND s.schemaid OPERATOR(pg_catalog.=) c.relnamespace)', games);
+  END IF;
+  IF NOT tenant AND current_setting('citus.enable_unsafe_triggers', true) IS DISTINCT FROM 'on' THEN
     RAISE EXCEPTION 'cannot guard %: Citus distributes it, and places triggers on its shards only with citus.enable_unsafe_triggers on', games
       USING ERRCODE = '55000',
             DETAIL = format('Without a guard, every close of ratings from %s needs unguarded => true, and a game written later to a closed period is never rated.', games),
@@ -117,7 +126,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_citus_guard_prepare(regclass) IS
-  'Helper of glicko2_guard_games on a Citus table: refuses without citus.enable_unsafe_triggers, and makes glicko2_internal.glicko2_citus_guards a reference table';
+  'Helper of glicko2_guard_games on a Citus table: refuses without citus.enable_unsafe_triggers (outside a distributed schema), and makes glicko2_internal.glicko2_citus_guards a reference table';
 
 -- A new guard trigger of a Citus table: its row of glicko2_citus_guards
 -- holds the last period closed of each ratings table its scope covers.

@@ -98,10 +98,37 @@ $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_citus_shard(oid) IS
   'Helper of the event triggers: whether this relation is a shard of a Citus table (Citus''s relation_is_a_known_shard); false without Citus';
 
+-- The Citus table a relation is, or whose shard it is on this node (a
+-- shard is named after its table, suffixed with the shard's id); NULL for
+-- any other relation, and without Citus.
+CREATE FUNCTION glicko2_internal.glicko2_citus_table(relation oid)
+  RETURNS regclass
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  answer regclass;
+BEGIN
+  IF to_regclass('pg_catalog.pg_dist_partition') IS NULL THEN
+    RETURN NULL;
+  END IF;
+  EXECUTE 'SELECT p.logicalrelid FROM pg_catalog.pg_dist_partition p'
+          ' WHERE p.logicalrelid OPERATOR(pg_catalog.=) $1'
+          '    OR p.logicalrelid OPERATOR(pg_catalog.=) (SELECT s.logicalrelid FROM pg_catalog.pg_dist_shard s, pg_catalog.pg_class c'
+          '       WHERE c.oid OPERATOR(pg_catalog.=) $1 AND pg_catalog.relation_is_a_known_shard($1::pg_catalog.regclass)'
+          '         AND s.shardid OPERATOR(pg_catalog.=) (pg_catalog.regexp_match(c.relname::pg_catalog.text, ''_(\d+)$''))[1]::pg_catalog.int8)'
+    INTO answer USING relation;
+  RETURN answer;
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_citus_table(oid) IS
+  'Helper of the live triggers: the Citus table this relation is, or whose shard it is on this node; NULL otherwise and without Citus';
+
 -- Whether Citus places this table's rows elsewhere than its own node, so
 -- that its row triggers run on shards or on every placement: a distributed
 -- or reference table, or a shard of one (not a Citus local table, whose
--- triggers run once on the coordinator).  The live triggers refuse them.
+-- triggers run once on the coordinator, nor a table of a distributed
+-- schema: see glicko2_citus_unreachable).  The live triggers refuse them.
 CREATE FUNCTION glicko2_internal.glicko2_citus_placed(relation oid)
   RETURNS boolean
   LANGUAGE sql STABLE PARALLEL SAFE
@@ -109,14 +136,55 @@ CREATE FUNCTION glicko2_internal.glicko2_citus_placed(relation oid)
 AS $$
   SELECT glicko2_internal.glicko2_citus_ask(
     'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p'
-    ' WHERE (p.logicalrelid OPERATOR(pg_catalog.=) $1'
-    '        OR p.logicalrelid OPERATOR(pg_catalog.=) (SELECT s.logicalrelid FROM pg_catalog.pg_dist_shard s, pg_catalog.pg_class c'
-    '           WHERE c.oid OPERATOR(pg_catalog.=) $1 AND pg_catalog.relation_is_a_known_shard($1::pg_catalog.regclass)'
-    '             AND s.shardid OPERATOR(pg_catalog.=) (pg_catalog.regexp_match(c.relname::pg_catalog.text, ''_(\d+)$''))[1]::pg_catalog.int8))'
+    ' WHERE p.logicalrelid OPERATOR(pg_catalog.=) glicko2_internal.glicko2_citus_table($1)'
     '   AND (p.partmethod OPERATOR(pg_catalog.<>) ''n'' OR p.repmodel OPERATOR(pg_catalog.=) ''t''))', relation)
 $$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_citus_placed(oid) IS
   'Helper of the live triggers: whether Citus distributes or replicates this table, or it is a shard of such a table (its row triggers run on shards or on every placement); false without Citus';
+
+-- A table of a distributed schema (Citus 12+, schema-based sharding) is a
+-- single-shard table, co-located with the other tables of its schema on
+-- one node; its triggers run there, and a statement they run may reach
+-- only tables of that co-location group (Citus refuses "a distributed
+-- query from a query on a shard").  The first of the named tables a live
+-- trigger on relation (or its shard) could not reach: not a Citus table
+-- of its group, or not there at all; NULL when relation is not such a
+-- table, or all of them are in its group.
+CREATE FUNCTION glicko2_internal.glicko2_citus_unreachable(relation oid, named text[])
+  RETURNS text
+  LANGUAGE plpgsql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  grp int;
+  other int;
+  name text;
+BEGIN
+  IF to_regclass('pg_catalog.pg_dist_partition') IS NULL THEN
+    RETURN NULL;
+  END IF;
+  EXECUTE 'SELECT p.colocationid FROM pg_catalog.pg_dist_partition p'
+          ' WHERE p.logicalrelid OPERATOR(pg_catalog.=) glicko2_internal.glicko2_citus_table($1)'
+          '   AND p.partmethod OPERATOR(pg_catalog.=) ''n'' AND p.repmodel OPERATOR(pg_catalog.=) ''s'''
+          '   AND p.colocationid OPERATOR(pg_catalog.<>) 0'
+    INTO grp USING relation;
+  IF grp IS NULL THEN
+    RETURN NULL;
+  END IF;
+  FOREACH name IN ARRAY named LOOP
+    other := NULL;
+    EXECUTE 'SELECT p.colocationid FROM pg_catalog.pg_dist_partition p'
+            ' WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.to_regclass($1)'
+      INTO other USING name;
+    IF other IS DISTINCT FROM grp THEN
+      RETURN name;
+    END IF;
+  END LOOP;
+  RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION glicko2_internal.glicko2_citus_unreachable(oid, text[]) IS
+  'Helper of the live triggers: on a table of a Citus distributed schema (or its shard), the first named table outside its co-location group, which its triggers cannot reach; NULL otherwise and without Citus';
 
 -- Whether this backend runs Citus's own commands: a coordinator's
 -- connection to a worker (shard DDL, metadata sync), the rebalancer, a

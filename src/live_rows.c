@@ -375,9 +375,15 @@ glicko_live_prepare_rows(GlickoLiveEntry *e, const GlickoLiveRatings *rt, Oid ke
 	}
 	else
 	{
-		key_array = "ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) WITH ORDINALITY v(tableoid, tid, i)";
-		rating = "$3[v.i]";
-		rated_at = "$4[v.i]";
+		/*
+		 * (the subscripts in a subquery, not in SET: Citus's deparser, which
+		 * runs this statement on a shard of a distributed schema, crashes on
+		 * a subscripted parameter assigned in SET, in a generic plan)
+		 */
+		key_array = "(SELECT u.tableoid, u.tid, $3[u.i] AS rating, $4[u.i] AS rated_at"
+			" FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) WITH ORDINALITY u(tableoid, tid, i)) v";
+		rating = "v.rating";
+		rated_at = "v.rated_at";
 		types[0] = OIDARRAYOID;
 		types[1] = get_array_type(TIDOID);
 		types[2] = get_array_type(rt->rating_type);
@@ -679,6 +685,44 @@ live_hierarchy(GlickoLiveEntry *e, TriggerData *trigdata)
 }
 
 /*
+ * A live trigger on a table of a Citus distributed schema (one shard, on
+ * one node with the rest of its schema) rates there, but reaches only the
+ * tables of its schema: a ratings table or teammates store elsewhere is
+ * refused, naming it (Citus would fail with "cannot execute a distributed
+ * query from a query on a shard", or find no such table on that node).
+ */
+static void
+refuse_unreachable(TriggerData *trigdata, const char *fn)
+{
+	Trigger    *tg = trigdata->tg_trigger;
+	Oid			argtypes[2] = {OIDOID, TEXTARRAYOID};
+	Datum		values[2];
+	Datum	   *named = palloc(sizeof(Datum) * Max(tg->tgnargs, 1));
+	int			n = 0;
+	bool		isnull;
+	Datum		apart;
+
+	for (int i = 0; i < tg->tgnargs; i++)
+		if (i == 0 || strncmp(tg->tgargs[i], "teammates=", strlen("teammates=")) == 0)
+			named[n++] = CStringGetTextDatum(i == 0 ? tg->tgargs[i] : tg->tgargs[i] + strlen("teammates="));
+	values[0] = ObjectIdGetDatum(RelationGetRelid(trigdata->tg_relation));
+	values[1] = PointerGetDatum(construct_array(named, n, TEXTOID, -1, false, TYPALIGN_INT));
+	if (SPI_execute_with_args("SELECT glicko2_internal.glicko2_citus_unreachable($1, $2)", 2, argtypes, values,
+							  NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "glicko2_citus_unreachable failed");
+	apart = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (isnull)
+		return;
+	ereport(ERROR,
+			errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			errmsg("live trigger %s (%s) on %s cannot write %s: it is not in the table's Citus distributed schema",
+				   tg->tgname, fn ? fn : "?", RelationGetRelationName(trigdata->tg_relation),
+				   TextDatumGetCString(apart)),
+			errdetail("A table of a distributed schema is one shard on one node, where its trigger runs; a trigger there reaches only the tables of its own schema (co-location group)."),
+			errhint("Keep the ratings table and the teammates store in the same distributed schema as the games (docs/citus.md, Many small leagues)."));
+}
+
+/*
  * A live trigger on a table Citus distributes or replicates runs on its
  * shards (or on every copy): it would lock the players' rows from one node
  * in no order shared with the others, or rate a game once per copy.  It is
@@ -703,7 +747,10 @@ refuse_citus_table(TriggerData *trigdata)
 							  NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "glicko2_citus_placed failed");
 	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)) || isnull)
+	{
+		refuse_unreachable(trigdata, fn);
 		return;
+	}
 	if (trigdata->tg_trigger->tgnargs > 0)
 		ratings = quote_literal_cstr(trigdata->tg_trigger->tgargs[0]);
 	ereport(ERROR,
