@@ -594,6 +594,10 @@ DECLARE
   step constant float8 := 10;  -- (points: the curvature's central difference)
   se float8[] := '{NULL,NULL}';
   at_fit record;
+  lp float8[] := '{NULL,NULL}';  -- (the log loss step points above the fit, each advantage)
+  lm float8[] := '{NULL,NULL}';  -- (and below)
+  hess float8[] := '{{0,0},{0,0}}';
+  shifted float8[];
   x float8[] := '{0,0}';       -- (party, size)
   fit boolean[];
   moved float8;
@@ -684,32 +688,51 @@ BEGIN
   FROM @extschema@.glicko2_fit_matches(matches, ARRAY[method], ARRAY[tau], ARRAY[max_rd], period_column,
                                        match_column, match_player_column, team_column, place_column,
                                        weight_column, ARRAY[x[1]], ARRAY[x[2]], party_column) f;
-  -- Each fitted advantage's standard error: the summed log loss is the
-  -- predictions' negative log-likelihood, its curvature at the fit (a
-  -- central difference of step points) the information the league holds
-  -- about the advantage; NULL where it is not positive (not determined).
+  -- The standard errors: the summed log loss is the predictions' negative
+  -- log-likelihood, and its Hessian at the fit (central differences of step
+  -- points, the cross term too: where parties are larger teams, the two
+  -- advantages trade off) times the predictions is the information the
+  -- league holds about them; each error the square root of the inverse's
+  -- diagonal; NULL where the Hessian is not positive definite.
   FOR d IN 1 .. 2 LOOP
     CONTINUE WHEN NOT fit[d];
-    start := x[d];
-    x[d] := start + step;
-    la := glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, x, party_column, period_column,
-                                            match_column, match_player_column, team_column, place_column,
-                                            weight_column);
-    x[d] := start - step;
-    lb := glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, x, party_column, period_column,
-                                            match_column, match_player_column, team_column, place_column,
-                                            weight_column);
-    x[d] := start;
+    shifted := x;
+    shifted[d] := x[d] + step;
+    lp[d] := glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, shifted, party_column, period_column,
+                                               match_column, match_player_column, team_column, place_column,
+                                               weight_column);
+    shifted[d] := x[d] - step;
+    lm[d] := glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, shifted, party_column, period_column,
+                                               match_column, match_player_column, team_column, place_column,
+                                               weight_column);
     n := n + 2;
-    IF at_fit.predictions > 0 AND la + lb - 2 * at_fit.log_loss > 0 THEN
-      se[d] := step / sqrt(at_fit.predictions * (la + lb - 2 * at_fit.log_loss));
-    END IF;
+    hess[d][d] := (lp[d] + lm[d] - 2 * at_fit.log_loss) / step ^ 2;
   END LOOP;
+  IF fit[1] AND fit[2] THEN
+    hess[1][2] := (glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, ARRAY[x[1] + step, x[2] + step],
+                                                     party_column, period_column, match_column, match_player_column,
+                                                     team_column, place_column, weight_column)
+                   + glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, ARRAY[x[1] - step, x[2] - step],
+                                                       party_column, period_column, match_column, match_player_column,
+                                                       team_column, place_column, weight_column)
+                   - lp[1] - lm[1] - lp[2] - lm[2] + 2 * at_fit.log_loss) / (2 * step ^ 2);
+    n := n + 2;
+    IF hess[1][1] > 0 AND hess[1][1] * hess[2][2] - hess[1][2] ^ 2 > 0 AND at_fit.predictions > 0 THEN
+      se := ARRAY[sqrt(hess[2][2] / (hess[1][1] * hess[2][2] - hess[1][2] ^ 2) / at_fit.predictions),
+                  sqrt(hess[1][1] / (hess[1][1] * hess[2][2] - hess[1][2] ^ 2) / at_fit.predictions)];
+    END IF;
+  ELSE
+    FOR d IN 1 .. 2 LOOP
+      IF fit[d] AND hess[d][d] > 0 AND at_fit.predictions > 0 THEN
+        se[d] := 1 / sqrt(hess[d][d] * at_fit.predictions);
+      END IF;
+    END LOOP;
+  END IF;
   RETURN QUERY SELECT x[1], x[2], at_fit.log_loss, at_fit.predictions, n, se[1], se[2];
 END
 $fn$;
 COMMENT ON FUNCTION glicko2_fit_team_advantages(regclass, text, float8, float8, name, float8, float8, name, name, name, name, name, name) IS
-  'Fits the party and size advantages of a team league continuously (one call, no grid): golden-section search of glicko2_fit_matches'' log loss over each advantage in [-bound, bound] in turn until a round moves neither by more than tolerance points; the party advantage only where two players of a team share a party label of party_column, the size advantage only where some match has teams of different sizes; method ''sum'' or ''mean'', tau and max_rd as the league closes; returns the advantages, their log loss and predictions, how many replays it took and each fitted advantage''s standard error (from the curvature of the predictions'' summed log loss at the fit, a central difference of 10 points; NULL where an advantage is not fitted or the curvature is not positive); writes nothing';
+  'Fits the party and size advantages of a team league continuously (one call, no grid): golden-section search of glicko2_fit_matches'' log loss over each advantage in [-bound, bound] in turn until a round moves neither by more than tolerance points; the party advantage only where two players of a team share a party label of party_column, the size advantage only where some match has teams of different sizes; method ''sum'' or ''mean'', tau and max_rd as the league closes; returns the advantages, their log loss and predictions, how many replays it took and each fitted advantage''s standard error (from the Hessian of the predictions'' summed log loss at the fit, central differences of 10 points, the cross term included where both are fitted; NULL where an advantage is not fitted or the Hessian is not positive definite); writes nothing';
 
 -- One replay's log loss for glicko2_fit_team_advantages: x = (party, size).
 CREATE FUNCTION glicko2_internal.glicko2_fit_loss(

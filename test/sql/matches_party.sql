@@ -311,6 +311,37 @@ CREATE VIEW edge150_alone AS SELECT period, match_id, player_id, team, place, pl
 SELECT party_advantage, size_advantage, evaluations, party_se, size_se,
        log_loss = (SELECT log_loss FROM glicko2_fit_matches('edge150', '{sum}', '{0.5}', '{350}', teammates => true)) AS as_without_edges
 FROM glicko2_fit_team_advantages('edge150_alone', party_column => 'party');
+-- Both advantages fitted (teams of one and two: a player sits out some
+-- rounds): the standard errors from the Hessian with its cross term, as
+-- glicko2_fit_matches' log loss 10 points either side of the fit gives it
+-- by the four-corner difference for the cross term (the function's own
+-- differences are along each advantage and along both: the two agree
+-- where the loss is quadratic over 10 points), (H n)^-1 = adj(H) / det(H) / n.
+-- Where parties play against larger teams the two trade off.
+CREATE TABLE uneven AS
+SELECT * FROM edge150 e
+WHERE period <= 8
+  AND NOT (match_id % 3 = 0 AND team = 1
+           AND player_id = (SELECT max(o.player_id) FROM edge150 o WHERE o.match_id = e.match_id AND o.team = 1));
+CREATE TABLE uneven_fit AS
+SELECT * FROM glicko2_fit_team_advantages('uneven', max_rd => 200, party_column => 'party', tolerance => 2);
+CREATE FUNCTION uneven_loss(p float8, s float8) RETURNS float8 LANGUAGE sql AS $$
+  SELECT log_loss FROM glicko2_fit_matches('uneven', '{sum}', '{0.5}', '{200}', party_advantages => ARRAY[p],
+                                           size_advantages => ARRAY[s], party_column => 'party')
+$$;
+SELECT party_se IS NOT NULL AND size_se IS NOT NULL AS both_determined,
+       abs(party_se - sqrt(h22 / (h11 * h22 - h12 ^ 2) / predictions)) < 1e-3 * party_se AS party_se_from_the_hessian,
+       abs(size_se - sqrt(h11 / (h11 * h22 - h12 ^ 2) / predictions)) < 1e-3 * size_se AS size_se_from_the_hessian,
+       h12 / sqrt(h11 * h22) > 0.2 AS advantages_trade_off,
+       abs(party_advantage - 150) <= 2 * party_se AS party_truth_within_2_se
+FROM uneven_fit f,
+     LATERAL (SELECT (uneven_loss(f.party_advantage + 10, f.size_advantage) + uneven_loss(f.party_advantage - 10, f.size_advantage)
+                      - 2 * f.log_loss) / 100 AS h11,
+                     (uneven_loss(f.party_advantage, f.size_advantage + 10) + uneven_loss(f.party_advantage, f.size_advantage - 10)
+                      - 2 * f.log_loss) / 100 AS h22,
+                     (uneven_loss(f.party_advantage + 10, f.size_advantage + 10) - uneven_loss(f.party_advantage + 10, f.size_advantage - 10)
+                      - uneven_loss(f.party_advantage - 10, f.size_advantage + 10) + uneven_loss(f.party_advantage - 10, f.size_advantage - 10))
+                     / 400 AS h12) h;
 \set VERBOSITY terse
 SELECT * FROM glicko2_fit_team_advantages('edge150', 'composite');
 SELECT * FROM glicko2_fit_team_advantages('edge150', bound => 'Infinity');
