@@ -22,7 +22,13 @@
 # advantages (+40, +25): what premade parties and uneven teams cost; with a
 # teammates store ('teammates=...', each its own store, grown by the runs:
 # random seating makes every pair of teammates one, at most 4 a player);
-# and with both.
+# and with both.  Last, the floor under the store: a PL/pgSQL statement
+# trigger that locks and rewrites the players' rows as the third floor does
+# and, between, locks the same store's rows of its players FOR UPDATE in
+# (player_a, player_b) order (as the live trigger), reads their partners'
+# ratings and rewrites each locked pair once by TID: the row work any
+# trigger keeping a row a pair with the live trigger's locks must do, with
+# no mathematics, no new pair inserted and none deleted.
 #
 # Environment: PG_CONFIG (pg_config; use a private copy, see COMMON.md),
 # REPS (3), SECONDS_PER_RUN (6), PLAYERS (10000), CLIENTS ("4"),
@@ -88,6 +94,26 @@ CREATE TABLE store_matches (LIKE plain_matches INCLUDING ALL);
 CREATE TRIGGER rate AFTER INSERT ON store_matches REFERENCING NEW TABLE AS new_matches
   FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('ratings', 'teammates=teammates');
 CALL glicko2_teammates_create('teammates_party', 'ratings');
+CREATE FUNCTION store_floor() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  players int[] := ARRAY(SELECT DISTINCT player_id FROM new_matches);
+  tids tid[] := ARRAY(SELECT r.ctid FROM ratings r WHERE r.player_id = ANY (players)
+                      ORDER BY r.player_id FOR NO KEY UPDATE);
+  pairs tid[];
+  partners int[];
+BEGIN
+  SELECT array_agg(x.tid), array_agg(x.partner) INTO pairs, partners
+  FROM (SELECT s.ctid AS tid, CASE WHEN s.player_a = ANY (players) THEN s.player_b ELSE s.player_a END AS partner
+        FROM teammates s WHERE s.player_a = ANY (players) OR s.player_b = ANY (players)
+        ORDER BY s.player_a, s.player_b FOR UPDATE OF s) x;
+  PERFORM count(r.rating) FROM ratings r WHERE r.player_id = ANY (partners) AND r.player_id <> ALL (players);
+  UPDATE ratings r SET rating = r.rating, rated_at = r.rated_at FROM unnest(tids) v(tid) WHERE r.ctid = v.tid;
+  UPDATE teammates s SET covariance = s.covariance FROM unnest(pairs) v(tid) WHERE s.ctid = v.tid;
+  RETURN NULL;
+END $$;
+CREATE TABLE floor_matches (LIKE plain_matches INCLUDING ALL);
+CREATE TRIGGER rate AFTER INSERT ON floor_matches REFERENCING NEW TABLE AS new_matches
+  FOR EACH STATEMENT EXECUTE FUNCTION store_floor();
 CREATE TABLE store_party_matches (LIKE party_matches INCLUDING ALL);
 CREATE TRIGGER rate AFTER INSERT ON store_party_matches REFERENCING NEW TABLE AS new_matches
   FOR EACH STATEMENT EXECUTE FUNCTION glicko2_rate_matches('ratings', 'party_column=party',
@@ -119,7 +145,7 @@ script() { # table sizes...
   printf 'WITH m AS (SELECT nextval('"'"'match_ids'"'"') AS id) INSERT INTO %s SELECT m.id, v.p, v.t, v.pl, now()%s FROM m, (VALUES %s) %s;\n' \
     "$table" "$extra" "$(IFS=,; echo "${rows[*]}")" "$cols"
 }
-tables="plain_matches noop_matches lock_matches write_matches live_matches party_matches store_matches store_party_matches"
+tables="plain_matches noop_matches lock_matches write_matches live_matches party_matches store_matches store_party_matches floor_matches"
 for table in $tables; do
   script "$table" 3 3 2 2 1 1 >"$BENCH_DIR/$table-12.sql"
   script "$table" 12 12 >"$BENCH_DIR/$table-24.sql"
@@ -205,6 +231,21 @@ for line in "${results[@]}"; do
     printf ' %9.0f %5.2f' "$tps" "$(awk -v p="$plain" -v t="$tps" 'BEGIN {print p / t}')"
   done
   echo
+done
+echo
+echo "The store's floor, same runs: backend CPU per match (and / plain) of the third floor (lock and"
+echo "rewrite the players' rows), of the store's floor (that, and lock the store's rows of the players,"
+echo "read their partners' ratings, rewrite each locked pair once), of the trigger with the store;"
+echo "and the trigger with the store / the store's floor."
+printf '%-34s %4s %7s %9s %15s %15s %15s %12s\n' settings rows clients plain "lock + write" "store floor" \
+  "store" "store/floor"
+for line in "${results[@]}"; do
+  IFS=: read -r name rows clients _ plain_cpu _ _ _ _ _ write_cpu _ _ _ _ _ store_cpu _ _ _ floor_cpu <<<"$line"
+  printf '%-34s %4s %7s %7.0fus' "$name" "$rows" "$clients" "$plain_cpu"
+  for cpu in "$write_cpu" "$floor_cpu" "$store_cpu"; do
+    printf ' %7.0fus %5.2f' "$cpu" "$(awk -v p="$plain_cpu" -v c="$cpu" 'BEGIN {print c / p}')"
+  done
+  printf ' %12.3f\n' "$(awk -v s="$store_cpu" -v f="$floor_cpu" 'BEGIN {print s / f}')"
 done
 "$bindir/psql" -X -At -c "SELECT 'matches rated live: ' || count(DISTINCT match_id) || ', rows ' || count(*) FROM live_matches"
 "$bindir/psql" -X -At -c "SELECT 'ratings moved: ' || count(*) FROM ratings WHERE rated_at > now() - interval '1 hour'"
