@@ -7,7 +7,7 @@
 //                    [--formats hunt,4v4] [--worlds sum,mean] [--size full|ci]
 //                    [--seed N] [--no-peers] [--reference] [--leaver-policy full] [--edge-model none]
 //                    [--fit-prior] [--prior-candidates 150,200,...] [--fit-through P] [--sd POINTS]
-//                    [--live] [--fit-edges [--edge-curve]] [--check] [--out DIR]
+//                    [--live] [--fit-edges [--edge-curve]] [--edges-at P,S] [--check] [--out DIR]
 // --edges on: a party edge, a size edge and leavers (friends_sim.js).
 // --reference: rate with the JavaScript reference implementations only (no
 // database).  Without it the extension closes the leagues (glicko2_close_matches,
@@ -25,6 +25,8 @@
 // league, with the store; and glicko2_fit_matches' log loss there with the
 // fitted edges, with none and with the truth.  --edge-curve: also the log
 // loss 10, 20 and 40 points either side of each fitted advantage.
+// --edges-at P,S: the leagues with edges rated with party advantage P and
+// size advantage S (a league's fitted edges) instead of the simulation's.
 // --live: also the league rated live (glicko2_rate_matches, one INSERT a
 // match, a period a day; needs the database even with --reference), without
 // ('live') and with a teammates store ('live store'), scored from the
@@ -86,11 +88,16 @@ const shareIn = (m, id) => {
   throw new Error(`player ${id} not in match ${m.id}`);
 };
 
+// The edges the leagues with edges are rated with: the simulation's, or
+// --edges-at P,S (as a league that fitted P and S would rate itself).
+const RATED = opt('edges-at') ? Object.fromEntries(opt('edges-at').split(',').map((v, k) => [k ? 'size' : 'party', Number(v)]))
+  : { party: PARTY_EDGE, size: SIZE_EDGE };
+
 // teamOf's edges of a match: each player's party label in it.
 const edgesOf = (m) => {
   const label = new Map();
   for (const t of m.teams) t.players.forEach((id, j) => label.set(id, t.party[j]));
-  return { party: PARTY_EDGE, size: SIZE_EDGE, partyOf: (id) => label.get(id) };
+  return { ...RATED, partyOf: (id) => label.get(id) };
 };
 
 // A Glicko rater: closes[k] = {ratings, store} after period k + 1.
@@ -240,7 +247,7 @@ for (const format of formats)
         const refToday = referenceCloses(world, periods, false);
         const refMates = referenceCloses(world, periods, true);
         let today = refToday, mates = refMates, source = 'reference';
-        const edgeArgs = edgesNow ? { party: PARTY_EDGE, size: SIZE_EDGE } : null;
+        const edgeArgs = edgesNow ? RATED : null;
         const schema = `f_${format.replace(/\W/g, '')}_${world}_${tg.replace(/\W/g, '')}_${edges}`;
         if (!reference) {
           const ext = rateFriends(schema, matches, size.periods, world, { fullLeavers, edges: edgeArgs });
@@ -359,7 +366,7 @@ if (checks.length) {
 const settings = { ...size, seed, sd: sd0 * SCALE, formats, worlds, together: togethers, edges: edgeOpts, leaver_policy: fullLeavers ? 'full' : 'shares',
                    edge_model: edgeModel ? 'given' : 'none',
                    ...(fitPriorOn ? { prior_candidates: priorCandidates, fit_through: fitThrough } : {}),
-                   peers: peers.map((p) => p.name), reference, live: liveOn, fit_edges: fitEdgesOn, seconds: (Date.now() - t0) / 1000 };
+                   rated_edges: RATED, peers: peers.map((p) => p.name), reference, live: liveOn, fit_edges: fitEdgesOn, seconds: (Date.now() - t0) / 1000 };
 mkdirSync(outDir, { recursive: true });
 writeFileSync(`${outDir}/friends.json`, JSON.stringify({ settings, results, checks, edge_fits: edgeFits }, null, 1) + '\n');
 writeFileSync(`${outDir}/friends.md`, md);
