@@ -785,6 +785,16 @@ glicko2_refuse_closed_games(PG_FUNCTION_ARGS)
 	return PointerGetDatum(td->tg_newtuple);
 }
 
+/* Whether a guard trigger reads the Citus guard state (its 'citus=' argument). */
+static bool
+citus_guard(Trigger *t)
+{
+	for (int i = 0; i < t->tgnargs; i++)
+		if (strncmp(t->tgargs[i], "citus=", strlen("citus=")) == 0)
+			return true;
+	return false;
+}
+
 /*
  * A table that arrives below a guarded table (ALTER TABLE ... ATTACH
  * PARTITION, ALTER TABLE ... INHERIT) brings games that no guard saw
@@ -793,7 +803,11 @@ glicko2_refuse_closed_games(PG_FUNCTION_ARGS)
  * keeps guards whose scope no longer reaches the parent).  Closes already
  * made never read them, and later closes read only later periods, so a game
  * of a closed period there would never be rated: the table is refused if it,
- * or any table below it, holds one that a row guard it now has covers.
+ * or any table below it, holds one that a row guard it now has covers.  A
+ * Citus table cannot be read here (Citus returns no rows to queries on
+ * distributed tables during an ALTER TABLE, taking them for constraint
+ * checks: AlterTableConstraintCheck in executor/multi_executor.c), so once
+ * a period its guard covers is closed it is refused unread (fail closed).
  */
 static void
 refuse_closed_arrival(Oid arrived, Oid guard_fn)
@@ -830,6 +844,15 @@ refuse_closed_arrival(Oid arrived, Oid guard_fn)
 			td.tg_relation = rel;
 			td.tg_trigger = t;
 			read_closes(&s, &td, guard_fn);
+			if (s.closed && citus_guard(t))
+				ereport(ERROR,
+						errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						errmsg("%s %s refused: Citus distributes it, and its games cannot be checked during ALTER TABLE",
+							   get_rel_relispartition(arrived) ? "partition" : "inheritance child",
+							   qualified_name(arrived)),
+						errdetail("Citus answers a query on a distributed table made during an ALTER TABLE with no rows, so a game of a period closed by %s (up to %s) would arrive unseen and never be rated.",
+								  s.ratings, s.last_text),
+						errhint("Create partitions with CREATE TABLE ... PARTITION OF and write games through the partitioned table; to attach this table, lift the guard (ALTER TABLE ... DISABLE TRIGGER refuse_closed_games) and recompute."));
 			found = first_closed_period(&s, rel, true);
 			if (found != NULL)
 				ereport(ERROR,
