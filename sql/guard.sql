@@ -98,9 +98,10 @@ COMMENT ON FUNCTION glicko2_internal.glicko2_citus_guard_ready(text) IS
 
 -- Before glicko2_guard_games guards a Citus table: Citus places a trigger
 -- on a distributed table's shards only with citus.enable_unsafe_triggers,
--- except in a distributed schema (Citus 12+, pg_dist_schema: its tables'
--- triggers are always allowed, ErrorOutForTriggerIfNotSupported); without
--- it the table stays unguarded, and a close of it must say so.
+-- except in a distributed schema since Citus 15 (pg_dist_schema: its
+-- tables' triggers always allowed, ErrorOutForTriggerIfNotSupported; 14.x
+-- asks for the setting there too); without it the table stays unguarded,
+-- and a close of it must say so.
 CREATE FUNCTION glicko2_internal.glicko2_citus_guard_prepare(games regclass)
   RETURNS void
   LANGUAGE plpgsql VOLATILE
@@ -109,7 +110,8 @@ AS $$
 DECLARE
   tenant boolean := false;
 BEGIN
-  IF to_regclass('pg_catalog.pg_dist_schema') IS NOT NULL THEN
+  IF to_regclass('pg_catalog.pg_dist_schema') IS NOT NULL
+     AND (SELECT split_part(e.extversion, '.', 1)::int >= 15 FROM pg_catalog.pg_extension e WHERE e.extname = 'citus') THEN
     tenant := glicko2_internal.glicko2_citus_ask(
       'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_schema s, pg_catalog.pg_class c'
       ' WHERE c.oid OPERATOR(pg_catalog.=) $1 AND s.schemaid OPERATOR(pg_catalog.=) c.relnamespace)', games);
