@@ -25,8 +25,9 @@
 // league, with the store; and glicko2_fit_matches' log loss there with the
 // fitted edges, with none and with the truth.  --edge-curve: also the log
 // loss 10, 20 and 40 points either side of each fitted advantage.
-// --edges-at P,S: the leagues with edges rated with party advantage P and
-// size advantage S (a league's fitted edges) instead of the simulation's.
+// --edges-at P,S: every league rated with party advantage P and size
+// advantage S (a league's fitted edges) instead of the simulation's: the
+// leagues without edges too, as one that fitted an edge not there would.
 // --live: also the league rated live (glicko2_rate_matches, one INSERT a
 // match, a period a day; needs the database even with --reference), without
 // ('live') and with a teammates store ('live store'), scored from the
@@ -238,7 +239,7 @@ for (const format of formats)
         const matches = league.worlds[world];
         const periods = byPeriod(matches);
         const label = `${format} ${world} together ${tg}${edges === 'on' ? ' +edges+leavers' : ''}`;
-        edgesNow = edges === 'on' && edgeModel ? edgesOf : null;
+        edgesNow = (edges === 'on' || opt('edges-at')) && edgeModel ? edgesOf : null;
         const row = (rater, source, r, extra = {}) => {
           results.push({ format, world, together: tg, edges, rater, source, ...r, ...extra });
           log(`${label} ${rater}${extra.max_rd ? ` max_rd ${extra.max_rd} (${extra.prior})` : ''} (${source}): log loss ${r.log_loss.toFixed(4)}, slope ${r.slope.toFixed(3)}, inside ${r.coverage.toFixed(1)} %, mean RD ${r.mean_rd.toFixed(0)}` +
