@@ -593,7 +593,8 @@ DECLARE
   golden constant float8 := (sqrt(5) - 1) / 2;
   step constant float8 := 10;  -- (points: the curvature's central difference)
   se float8[] := '{NULL,NULL}';
-  at_fit record;
+  lx float8;                   -- (the log loss at x)
+  npred bigint;                -- (the predictions scored: the same at every x)
   lp float8[] := '{NULL,NULL}';  -- (the log loss step points above the fit, each advantage)
   lm float8[] := '{NULL,NULL}';  -- (and below)
   hess float8[] := '{{0,0},{0,0}}';
@@ -652,42 +653,51 @@ BEGIN
       a := hi - golden * (hi - lo);
       b := lo + golden * (hi - lo);
       x[d] := a;
-      la := glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, x, party_column, period_column,
+      SELECT f.log_loss, f.predictions INTO la, npred
+      FROM glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, x, party_column, period_column,
                                               match_column, match_player_column, team_column, place_column,
-                                              weight_column);
+                                              weight_column) f;
       x[d] := b;
-      lb := glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, x, party_column, period_column,
+      SELECT f.log_loss, f.predictions INTO lb, npred
+      FROM glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, x, party_column, period_column,
                                               match_column, match_player_column, team_column, place_column,
-                                              weight_column);
+                                              weight_column) f;
       n := n + 2;
       WHILE hi - lo > tolerance LOOP
         IF la <= lb THEN
           hi := b; b := a; lb := la;
           a := hi - golden * (hi - lo);
           x[d] := a;
-          la := glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, x, party_column, period_column,
+          SELECT f.log_loss, f.predictions INTO la, npred
+          FROM glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, x, party_column, period_column,
                                                   match_column, match_player_column, team_column, place_column,
-                                                  weight_column);
+                                                  weight_column) f;
         ELSE
           lo := a; a := b; la := lb;
           b := lo + golden * (hi - lo);
           x[d] := b;
-          lb := glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, x, party_column, period_column,
+          SELECT f.log_loss, f.predictions INTO lb, npred
+          FROM glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, x, party_column, period_column,
                                                   match_column, match_player_column, team_column, place_column,
-                                                  weight_column);
+                                                  weight_column) f;
         END IF;
         n := n + 1;
       END LOOP;
       x[d] := CASE WHEN la <= lb THEN a ELSE b END;
+      lx := least(la, lb);
       moved := greatest(moved, abs(x[d] - start));
     END LOOP;
     -- (one advantage fitted: its search is the answer)
     EXIT WHEN moved <= tolerance OR NOT (fit[1] AND fit[2]);
   END LOOP;
-  SELECT f.log_loss, f.predictions INTO STRICT at_fit
-  FROM @extschema@.glicko2_fit_matches(matches, ARRAY[method], ARRAY[tau], ARRAY[max_rd], period_column,
-                                       match_column, match_player_column, team_column, place_column,
-                                       weight_column, ARRAY[x[1]], ARRAY[x[2]], party_column) f;
+  -- (nothing fitted: the league's log loss without advantages; else the
+  -- search's last pick is x, its log loss already taken)
+  IF lx IS NULL THEN
+    SELECT f.log_loss, f.predictions INTO lx, npred
+    FROM glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, x, party_column, period_column,
+                                           match_column, match_player_column, team_column, place_column,
+                                           weight_column) f;
+  END IF;
   -- The standard errors: the summed log loss is the predictions' negative
   -- log-likelihood, and its Hessian at the fit (central differences of step
   -- points, the cross term too: where parties are larger teams, the two
@@ -698,58 +708,59 @@ BEGIN
     CONTINUE WHEN NOT fit[d];
     shifted := x;
     shifted[d] := x[d] + step;
-    lp[d] := glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, shifted, party_column, period_column,
-                                               match_column, match_player_column, team_column, place_column,
-                                               weight_column);
+    lp[d] := (glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, shifted, party_column, period_column,
+                                                match_column, match_player_column, team_column, place_column,
+                                                weight_column)).log_loss;
     shifted[d] := x[d] - step;
-    lm[d] := glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, shifted, party_column, period_column,
-                                               match_column, match_player_column, team_column, place_column,
-                                               weight_column);
+    lm[d] := (glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, shifted, party_column, period_column,
+                                                match_column, match_player_column, team_column, place_column,
+                                                weight_column)).log_loss;
     n := n + 2;
-    hess[d][d] := (lp[d] + lm[d] - 2 * at_fit.log_loss) / step ^ 2;
+    hess[d][d] := (lp[d] + lm[d] - 2 * lx) / step ^ 2;
   END LOOP;
   IF fit[1] AND fit[2] THEN
-    hess[1][2] := (glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, ARRAY[x[1] + step, x[2] + step],
-                                                     party_column, period_column, match_column, match_player_column,
-                                                     team_column, place_column, weight_column)
-                   + glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, ARRAY[x[1] - step, x[2] - step],
-                                                       party_column, period_column, match_column, match_player_column,
-                                                       team_column, place_column, weight_column)
-                   - lp[1] - lm[1] - lp[2] - lm[2] + 2 * at_fit.log_loss) / (2 * step ^ 2);
+    hess[1][2] := ((glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, ARRAY[x[1] + step, x[2] + step],
+                                                      party_column, period_column, match_column, match_player_column,
+                                                      team_column, place_column, weight_column)).log_loss
+                   + (glicko2_internal.glicko2_fit_loss(matches, method, tau, max_rd, ARRAY[x[1] - step, x[2] - step],
+                                                        party_column, period_column, match_column, match_player_column,
+                                                        team_column, place_column, weight_column)).log_loss
+                   - lp[1] - lm[1] - lp[2] - lm[2] + 2 * lx) / (2 * step ^ 2);
     n := n + 2;
-    IF hess[1][1] > 0 AND hess[1][1] * hess[2][2] - hess[1][2] ^ 2 > 0 AND at_fit.predictions > 0 THEN
-      se := ARRAY[sqrt(hess[2][2] / (hess[1][1] * hess[2][2] - hess[1][2] ^ 2) / at_fit.predictions),
-                  sqrt(hess[1][1] / (hess[1][1] * hess[2][2] - hess[1][2] ^ 2) / at_fit.predictions)];
+    IF hess[1][1] > 0 AND hess[1][1] * hess[2][2] - hess[1][2] ^ 2 > 0 AND npred > 0 THEN
+      se := ARRAY[sqrt(hess[2][2] / (hess[1][1] * hess[2][2] - hess[1][2] ^ 2) / npred),
+                  sqrt(hess[1][1] / (hess[1][1] * hess[2][2] - hess[1][2] ^ 2) / npred)];
     END IF;
   ELSE
     FOR d IN 1 .. 2 LOOP
-      IF fit[d] AND hess[d][d] > 0 AND at_fit.predictions > 0 THEN
-        se[d] := 1 / sqrt(hess[d][d] * at_fit.predictions);
+      IF fit[d] AND hess[d][d] > 0 AND npred > 0 THEN
+        se[d] := 1 / sqrt(hess[d][d] * npred);
       END IF;
     END LOOP;
   END IF;
-  RETURN QUERY SELECT x[1], x[2], at_fit.log_loss, at_fit.predictions, n, se[1], se[2];
+  RETURN QUERY SELECT x[1], x[2], lx, npred, n, se[1], se[2];
 END
 $fn$;
 COMMENT ON FUNCTION glicko2_fit_team_advantages(regclass, text, float8, float8, name, float8, float8, name, name, name, name, name, name) IS
   'Fits the party and size advantages of a team league continuously (one call, no grid): golden-section search of glicko2_fit_matches'' log loss over each advantage in [-bound, bound] in turn until a round moves neither by more than tolerance points; the party advantage only where two players of a team share a party label of party_column, the size advantage only where some match has teams of different sizes; method ''sum'' or ''mean'', tau and max_rd as the league closes; returns the advantages, their log loss and predictions, how many replays it took and each fitted advantage''s standard error (from the Hessian of the predictions'' summed log loss at the fit, central differences of 10 points, the cross term included where both are fitted; NULL where an advantage is not fitted or the Hessian is not positive definite); writes nothing';
 
--- One replay's log loss for glicko2_fit_team_advantages: x = (party, size).
+-- One replay's log loss for glicko2_fit_team_advantages: x = (party, size);
+-- and the predictions it scored.
 CREATE FUNCTION glicko2_internal.glicko2_fit_loss(
   matches regclass, method text, tau float8, max_rd float8, x float8[], party_column name,
   period_column name, match_column name, match_player_column name, team_column name,
-  place_column name, weight_column name)
-  RETURNS float8
+  place_column name, weight_column name, OUT log_loss float8, OUT predictions bigint)
+  RETURNS record
   LANGUAGE sql VOLATILE PARALLEL UNSAFE
   SET search_path = pg_catalog, pg_temp
 AS $fn$
-  SELECT f.log_loss
+  SELECT f.log_loss, f.predictions
   FROM @extschema@.glicko2_fit_matches(matches, ARRAY[method], ARRAY[tau], ARRAY[max_rd], period_column,
                                        match_column, match_player_column, team_column, place_column,
                                        weight_column, ARRAY[x[1]], ARRAY[x[2]], party_column) f
 $fn$;
 COMMENT ON FUNCTION glicko2_internal.glicko2_fit_loss(regclass, text, float8, float8, float8[], name, name, name, name, name, name, name) IS
-  'Helper of glicko2_fit_team_advantages: the log loss of glicko2_fit_matches at one method, tau, max_rd and (party, size) advantage';
+  'Helper of glicko2_fit_team_advantages: the log loss of glicko2_fit_matches at one method, tau, max_rd and (party, size) advantage, and the predictions it scored';
 
 -- The same grid search for the home / first-move advantage at one tau.
 CREATE FUNCTION glicko2_fit_advantage(games regclass,
