@@ -1,0 +1,182 @@
+-- bench/citus_close_floor.sql — what the least data movement of an exact
+-- close on Citus's workers costs, against glicko2_close_period on one node,
+-- same data, same run (tools/citus.sh runs it):
+--   CITUS_SRC=... PG_CONFIG=... CITUS_BENCH_PLAYERS=200000 CITUS_BENCH_GAMES=2000000 \
+--     bash tools/citus.sh bench/citus_close_floor.sql
+-- The data of bench/citus_close.sql (citus_close_base.sql,
+-- citus_close_games.sql), int keys only: ratings and games distributed by the
+-- player (32 shards), a plain copy on the coordinator for the single-node
+-- close.  Every game side needs its opponent's pre-period rating; the floors
+-- move only that, into unlogged work tables co-located with the ratings
+-- (made before, emptied after each run: their DDL is not counted), and
+-- compute, aggregate and write nothing else:
+--   read:          the period's games joined with their players' ratings,
+--                  counted on each shard (nothing moved: the scan alone);
+--   games once:    one repartitioned INSERT ... SELECT of the period's games,
+--                  each to its opponent's shard with its player's rating and
+--                  RD as two float8 (the close on the workers moves each game
+--                  twice, the second time back to its player);
+--   no rows:       the same statement for no game (period -1): its cost
+--                  whatever the number of rows;
+--   ratings only:  games stored as both sides, co-located by the player
+--                  (<n> shards: 32, 8, 4, 2); each shard receives, once, the
+--                  rating and RD of every distinct opponent its players met
+--                  (one repartitioned INSERT ... SELECT of (a player of the
+--                  receiving shard, the opponent, rating, RD), grouped by
+--                  the opponent and the receiving shard on the opponent's
+--                  shard, where his sides are); no game moves.
+-- Each run is one top-level CALL in a transaction block, measured by
+-- bench/citus_close_one.sql (wall, CPU of every node, bytes the coordinator
+-- received), the floors before and again after the single node's close of
+-- the same period; then the rows each floor moved (per worker), and each
+-- run's projected time (coordinator CPU + the busiest worker's) over the
+-- single node's close CPU of its period, against issue 34's goal of 0.75.
+\getenv players CITUS_BENCH_PLAYERS
+\getenv games CITUS_BENCH_GAMES
+\if :{?players} \else \set players 200000 \endif
+\if :{?games} \else \set games 2000000 \endif
+\pset footer off
+SET client_min_messages = warning;
+CREATE SCHEMA bench_citus_floor;
+SET search_path = bench_citus_floor, public;
+SET citus.shard_count = 32;
+SELECT :players AS players, :games AS games,
+       current_setting('server_version') AS server,
+       (SELECT extversion FROM pg_extension WHERE extname = 'citus') AS citus;
+
+\ir citus_close_base.sql
+\ir citus_close_games.sql
+CALL league('int_keys', 'int');
+
+-- The shard of an int key among n hash shards, by Citus's ranges (hashint4,
+-- the int range cut into n equal parts, the last one taking the rest).
+CREATE FUNCTION shard_of(key int, n int) RETURNS int LANGUAGE sql IMMUTABLE
+RETURN least((hashint4(key)::bigint + 2147483648) / (4294967296 / n), n - 1);
+
+-- Ratings s<n> on n shards, games as both sides s<n>_games co-located, and
+-- the work table s<n>_need (dest: a player of the receiving shard).
+CREATE PROCEDURE sides(n int) LANGUAGE plpgsql AS $$
+DECLARE
+  r text := 's' || n;
+BEGIN
+  EXECUTE format('CREATE TABLE %I (player_id int PRIMARY KEY, rating glicko2_rating)', r);
+  EXECUTE format('CREATE TABLE %I (period int, player_id int, opponent_id int, score float8)', r || '_games');
+  EXECUTE format('CREATE UNLOGGED TABLE %I (dest int, opponent int, rating float8, rd float8)', r || '_need');
+  PERFORM create_distributed_table(r, 'player_id', shard_count => n);
+  PERFORM create_distributed_table(r || '_games', 'player_id', colocate_with => r);
+  PERFORM create_distributed_table(r || '_need', 'dest', colocate_with => r);
+  EXECUTE format('INSERT INTO %I SELECT player_id, rating FROM base', r);
+  EXECUTE format('INSERT INTO %I SELECT period, player_id, opponent_id, score FROM games_base'
+                 ' UNION ALL SELECT period, opponent_id, player_id, 1 - score FROM games_base', r || '_games');
+  EXECUTE format('ANALYZE %I, %I', r, r || '_games');
+END $$;
+CALL sides(32);
+CALL sides(8);
+CALL sides(4);
+CALL sides(2);
+CREATE UNLOGGED TABLE int_keys_moved (opponent int, player int, rating float8, rd float8);
+SELECT create_distributed_table('int_keys_moved', 'opponent', colocate_with => 'int_keys');
+
+-- shard_of against Citus's own placement of keys, for each shard count.
+SELECT n AS shards, count(*) AS keys_checked,
+       count(*) FILTER (WHERE get_shard_id_for_distribution_column('s' || n, i)
+                              <> (SELECT shardid FROM pg_dist_shard WHERE logicalrelid = ('s' || n)::regclass
+                                  ORDER BY shardminvalue::int OFFSET shard_of(i, n) LIMIT 1)) AS misplaced
+FROM unnest(ARRAY[32, 8, 4, 2]) n, generate_series(1, 2000) i GROUP BY n ORDER BY n DESC;
+CHECKPOINT;
+
+-- The floors, called as bench/citus_close_one.sql calls a close (history,
+-- max_rd and unguarded unused); each fills its work table.
+CREATE PROCEDURE floor_read(ratings text, games text, period int, max_rd float8, history text, unguarded boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+  n bigint;
+BEGIN
+  EXECUTE format('SELECT count(*) FROM %I g LEFT JOIN %I r ON r.player_id = g.player_id'
+                 ' WHERE g.period = $1 AND coalesce((r.rating).rating, 1500) + coalesce((r.rating).rd, 350) > 0',
+                 games, ratings)
+    INTO n USING period;
+END $$;
+CREATE PROCEDURE floor_games_once(ratings text, games text, period int, max_rd float8, history text, unguarded boolean)
+LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('INSERT INTO %I SELECT g.opponent_id, g.player_id, coalesce((r.rating).rating, 1500), coalesce((r.rating).rd, 350)'
+                 ' FROM %I g LEFT JOIN %I r ON r.player_id = g.player_id WHERE g.period = $1',
+                 ratings || '_moved', games, ratings)
+    USING period;
+END $$;
+CREATE PROCEDURE floor_no_rows(ratings text, games text, period int, max_rd float8, history text, unguarded boolean)
+LANGUAGE plpgsql AS $$
+BEGIN
+  CALL bench_citus_floor.floor_games_once(ratings, games, -1, max_rd, history, unguarded);
+END $$;
+CREATE PROCEDURE floor_ratings_only(ratings text, games text, period int, max_rd float8, history text, unguarded boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+  n int := (SELECT shard_count FROM citus_tables WHERE table_name = ratings::regclass);
+BEGIN
+  EXECUTE format('INSERT INTO %I SELECT d.dest, d.player_id, coalesce((r.rating).rating, 1500), coalesce((r.rating).rd, 350)'
+                 ' FROM (SELECT s.player_id, min(s.opponent_id) AS dest FROM %I s WHERE s.period = $1'
+                 '       GROUP BY s.player_id, bench_citus_floor.shard_of(s.opponent_id, $2)) d'
+                 ' LEFT JOIN %I r ON r.player_id = d.player_id',
+                 ratings || '_need', games, ratings)
+    USING period, n;
+END $$;
+-- The plans: both INSERT ... SELECT repartitioned worker to worker.
+EXPLAIN (COSTS OFF) INSERT INTO int_keys_moved SELECT g.opponent_id, g.player_id, 1, 1
+FROM int_keys_games g LEFT JOIN int_keys r ON r.player_id = g.player_id WHERE g.period = 1;
+EXPLAIN (COSTS OFF) INSERT INTO s32_need SELECT d.dest, d.player_id, 1, 1
+FROM (SELECT s.player_id, min(s.opponent_id) AS dest FROM s32_games s WHERE s.period = 1
+      GROUP BY s.player_id, shard_of(s.opponent_id, 32)) d LEFT JOIN s32 r ON r.player_id = d.player_id;
+
+CREATE TABLE runs (league text, period int, setup text, seconds float8, bytes bigint,
+                   coordinator float8, worker1 float8, worker2 float8, id serial);
+CREATE TABLE moved (setup text, period int, node int, rows bigint, id serial);
+-- Each period: the floors (citus_close_floor_pass.sql), the single node's
+-- close, the floors again.
+\set period 1
+\set max_rd 250
+\set pass before
+\ir citus_close_floor_pass.sql
+\set league int_keys
+\set setup 'single node'
+\set procedure glicko2_close_period
+\ir citus_close_one.sql
+\set pass after
+\ir citus_close_floor_pass.sql
+\set period 2
+\set max_rd NULL
+\set pass before
+\ir citus_close_floor_pass.sql
+\set league int_keys
+\set setup 'single node'
+\set procedure glicko2_close_period
+\ir citus_close_one.sql
+\set pass after
+\ir citus_close_floor_pass.sql
+
+-- Every run: wall seconds, bytes the coordinator received, each node's CPU.
+SELECT period, setup, round(seconds::numeric, 2) AS seconds, bytes,
+       round(coordinator::numeric, 2) AS coordinator_cpu, round(worker1::numeric, 2) AS worker1_cpu,
+       round(worker2::numeric, 2) AS worker2_cpu
+FROM runs ORDER BY id;
+-- The rows each floor moved into its work table (repartitioned), per worker.
+SELECT setup, period, sum(rows) AS rows, min(rows) AS worker_min, max(rows) AS worker_max
+FROM moved WHERE setup ~ 'before' AND rows > 0 GROUP BY setup, period ORDER BY min(id);
+-- Against the single node's close of the same period: the projected time
+-- (goal at most 0.75), the coordinator's share, the wall time, and the
+-- busiest worker's CPU per row it received (microseconds).
+SELECT c.period, c.setup,
+       round(((c.coordinator + greatest(c.worker1, c.worker2)) /
+              (s.coordinator + s.worker1 + s.worker2))::numeric, 2) AS projected_over_single_cpu,
+       round((c.coordinator / (c.coordinator + c.worker1 + c.worker2))::numeric, 3) AS coordinator_share,
+       round((c.seconds / s.seconds)::numeric, 2) AS wall_over_single,
+       round((1e6 * greatest(c.worker1, c.worker2) / nullif(m.worker_max, 0))::numeric, 2) AS busiest_us_per_row
+FROM runs c JOIN runs s USING (period)
+LEFT JOIN (SELECT setup, period, max(rows) AS worker_max FROM moved GROUP BY 1, 2) m
+  ON m.setup = c.setup AND m.period = c.period
+WHERE c.setup <> 'single node' AND s.setup = 'single node'
+ORDER BY c.id;
+
+DELETE FROM glicko2_closes WHERE ratings::text LIKE '%keys%';
+DROP SCHEMA bench_citus_floor CASCADE;

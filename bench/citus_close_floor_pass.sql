@@ -1,0 +1,32 @@
+-- bench/citus_close_floor_pass.sql — the floors of bench/citus_close_floor.sql
+-- once each, for period (max_rd), pass 'before' or 'after' the single node's
+-- close (included by it), each run by citus_close_floor_one.sql.
+\set league int_keys
+\set setup 'read, 32 shards, ' :pass
+\set procedure floor_read
+\set work ''
+\ir citus_close_floor_one.sql
+\set setup 'games once, 32 shards, ' :pass
+\set procedure floor_games_once
+\set work int_keys_moved
+\ir citus_close_floor_one.sql
+\set setup 'no rows, 32 shards, ' :pass
+\set procedure floor_no_rows
+\ir citus_close_floor_one.sql
+\set procedure floor_ratings_only
+\set league s32
+\set setup 'ratings only, 32 shards, ' :pass
+\set work s32_need
+\ir citus_close_floor_one.sql
+\set league s8
+\set setup 'ratings only, 8 shards, ' :pass
+\set work s8_need
+\ir citus_close_floor_one.sql
+\set league s4
+\set setup 'ratings only, 4 shards, ' :pass
+\set work s4_need
+\ir citus_close_floor_one.sql
+\set league s2
+\set setup 'ratings only, 2 shards, ' :pass
+\set work s2_need
+\ir citus_close_floor_one.sql
