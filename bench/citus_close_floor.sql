@@ -24,7 +24,12 @@
 --                  (one repartitioned INSERT ... SELECT of (a player of the
 --                  receiving shard, the opponent, rating, RD), grouped by
 --                  the opponent and the receiving shard on the opponent's
---                  shard, where his sides are); no game moves.
+--                  shard, where his sides are); no game moves;
+--   every rating:  on 2 shards (one a worker), every rating row sent to the
+--                  other shard, with no game read and nothing grouped (the
+--                  least an exact close moves when a player's opponents are
+--                  on every shard: one row per rated player and other
+--                  worker).
 -- Each run is one top-level CALL in a transaction block, measured by
 -- bench/citus_close_one.sql (wall, CPU of every node, bytes the coordinator
 -- received), the floors before and again after the single node's close of
@@ -74,6 +79,9 @@ CALL sides(32);
 CALL sides(8);
 CALL sides(4);
 CALL sides(2);
+-- Vacuumed now, not by autovacuum during the runs.
+VACUUM ANALYZE int_keys, int_keys_games, int_keys_local, int_keys_games_local,
+  s32, s32_games, s8, s8_games, s4, s4_games, s2, s2_games;
 CREATE UNLOGGED TABLE int_keys_moved (opponent int, player int, rating float8, rd float8);
 SELECT create_distributed_table('int_keys_moved', 'opponent', colocate_with => 'int_keys');
 
@@ -122,12 +130,25 @@ BEGIN
                  ratings || '_need', games, ratings)
     USING period, n;
 END $$;
--- The plans: both INSERT ... SELECT repartitioned worker to worker.
+CREATE PROCEDURE floor_every_rating(ratings text, games text, period int, max_rd float8, history text, unguarded boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+  -- A key on each of the two shards.
+  k int[] := (SELECT array_agg(min ORDER BY b) FROM (SELECT bench_citus_floor.shard_of(i, 2) b, min(i) FROM generate_series(1, 100) i GROUP BY 1) x);
+BEGIN
+  EXECUTE format('INSERT INTO %I SELECT CASE WHEN bench_citus_floor.shard_of(r.player_id, 2) = 0 THEN $2 ELSE $1 END,'
+                 ' r.player_id, coalesce((r.rating).rating, 1500), coalesce((r.rating).rd, 350) FROM %I r',
+                 ratings || '_need', ratings)
+    USING k[1], k[2];
+END $$;
+-- The plans: all INSERT ... SELECT repartitioned worker to worker.
 EXPLAIN (COSTS OFF) INSERT INTO int_keys_moved SELECT g.opponent_id, g.player_id, 1, 1
 FROM int_keys_games g LEFT JOIN int_keys r ON r.player_id = g.player_id WHERE g.period = 1;
 EXPLAIN (COSTS OFF) INSERT INTO s32_need SELECT d.dest, d.player_id, 1, 1
 FROM (SELECT s.player_id, min(s.opponent_id) AS dest FROM s32_games s WHERE s.period = 1
       GROUP BY s.player_id, shard_of(s.opponent_id, 32)) d LEFT JOIN s32 r ON r.player_id = d.player_id;
+EXPLAIN (COSTS OFF) INSERT INTO s2_need SELECT CASE WHEN shard_of(r.player_id, 2) = 0 THEN 2 ELSE 1 END, r.player_id, 1, 1
+FROM s2 r;
 
 CREATE TABLE runs (league text, period int, setup text, seconds float8, bytes bigint,
                    coordinator float8, worker1 float8, worker2 float8, id serial);
@@ -164,11 +185,14 @@ FROM runs ORDER BY id;
 SELECT setup, period, sum(rows) AS rows, min(rows) AS worker_min, max(rows) AS worker_max
 FROM moved WHERE setup ~ 'before' AND rows > 0 GROUP BY setup, period ORDER BY min(id);
 -- Against the single node's close of the same period: the projected time
--- (goal at most 0.75), the coordinator's share, the wall time, and the
+-- (goal at most 0.75; the single node's CPU of all three nodes, as
+-- citus_close_runs.sql reports it, and of its coordinator alone, without
+-- the workers' autovacuum), the coordinator's share, the wall time, and the
 -- busiest worker's CPU per row it received (microseconds).
 SELECT c.period, c.setup,
        round(((c.coordinator + greatest(c.worker1, c.worker2)) /
               (s.coordinator + s.worker1 + s.worker2))::numeric, 2) AS projected_over_single_cpu,
+       round(((c.coordinator + greatest(c.worker1, c.worker2)) / s.coordinator)::numeric, 2) AS over_single_coordinator_cpu,
        round((c.coordinator / (c.coordinator + c.worker1 + c.worker2))::numeric, 3) AS coordinator_share,
        round((c.seconds / s.seconds)::numeric, 2) AS wall_over_single,
        round((1e6 * greatest(c.worker1, c.worker2) / nullif(m.worker_max, 0))::numeric, 2) AS busiest_us_per_row

@@ -30,3 +30,6 @@
 \set setup 'ratings only, 2 shards, ' :pass
 \set work s2_need
 \ir citus_close_floor_one.sql
+\set setup 'every rating, 2 shards, ' :pass
+\set procedure floor_every_rating
+\ir citus_close_floor_one.sql
