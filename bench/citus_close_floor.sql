@@ -29,7 +29,11 @@
 --                  other shard, with no game read and nothing grouped (the
 --                  least an exact close moves when a player's opponents are
 --                  on every shard: one row per rated player and other
---                  worker).
+--                  worker);
+--   reference:     every rating row copied into a reference table (through
+--                  the coordinator: Citus repartitions INSERT ... SELECT only
+--                  into distributed tables), where every shard could join
+--                  it with its games; the coordinator receives every rating.
 -- Each run is one top-level CALL in a transaction block, measured by
 -- bench/citus_close_one.sql (wall, CPU of every node, bytes the coordinator
 -- received), the floors before and again after the single node's close of
@@ -84,6 +88,8 @@ VACUUM ANALYZE int_keys, int_keys_games, int_keys_local, int_keys_games_local,
   s32, s32_games, s8, s8_games, s4, s4_games, s2, s2_games;
 CREATE UNLOGGED TABLE int_keys_moved (opponent int, player int, rating float8, rd float8);
 SELECT create_distributed_table('int_keys_moved', 'opponent', colocate_with => 'int_keys');
+CREATE TABLE int_keys_ref (player int, rating float8, rd float8);
+SELECT create_reference_table('int_keys_ref');
 
 -- shard_of against Citus's own placement of keys, for each shard count.
 SELECT n AS shards, count(*) AS keys_checked,
@@ -141,6 +147,12 @@ BEGIN
                  ratings || '_need', ratings)
     USING k[1], k[2];
 END $$;
+CREATE PROCEDURE floor_reference(ratings text, games text, period int, max_rd float8, history text, unguarded boolean)
+LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('INSERT INTO %I SELECT r.player_id, coalesce((r.rating).rating, 1500), coalesce((r.rating).rd, 350) FROM %I r',
+                 ratings || '_ref', ratings);
+END $$;
 -- The plans: all INSERT ... SELECT repartitioned worker to worker.
 EXPLAIN (COSTS OFF) INSERT INTO int_keys_moved SELECT g.opponent_id, g.player_id, 1, 1
 FROM int_keys_games g LEFT JOIN int_keys r ON r.player_id = g.player_id WHERE g.period = 1;
@@ -149,9 +161,11 @@ FROM (SELECT s.player_id, min(s.opponent_id) AS dest FROM s32_games s WHERE s.pe
       GROUP BY s.player_id, shard_of(s.opponent_id, 32)) d LEFT JOIN s32 r ON r.player_id = d.player_id;
 EXPLAIN (COSTS OFF) INSERT INTO s2_need SELECT CASE WHEN shard_of(r.player_id, 2) = 0 THEN 2 ELSE 1 END, r.player_id, 1, 1
 FROM s2 r;
+EXPLAIN (COSTS OFF) INSERT INTO int_keys_ref SELECT r.player_id, 1, 1 FROM int_keys r;
 
 CREATE TABLE runs (league text, period int, setup text, seconds float8, bytes bigint,
                    coordinator float8, worker1 float8, worker2 float8, id serial);
+-- node: 0 the coordinator, 1 and 2 the workers (dir1, dir2).
 CREATE TABLE moved (setup text, period int, node int, rows bigint, id serial);
 -- Each period: the floors (citus_close_floor_pass.sql), the single node's
 -- close, the floors again.
@@ -182,7 +196,8 @@ SELECT period, setup, round(seconds::numeric, 2) AS seconds, bytes,
        round(worker2::numeric, 2) AS worker2_cpu
 FROM runs ORDER BY id;
 -- The rows each floor moved into its work table (repartitioned), per worker.
-SELECT setup, period, sum(rows) AS rows, min(rows) AS worker_min, max(rows) AS worker_max
+SELECT setup, period, sum(rows) AS rows, min(rows) FILTER (WHERE node > 0) AS worker_min,
+       max(rows) FILTER (WHERE node > 0) AS worker_max
 FROM moved WHERE setup ~ 'before' AND rows > 0 GROUP BY setup, period ORDER BY min(id);
 -- Against the single node's close of the same period: the projected time
 -- (goal at most 0.75; the single node's CPU of all three nodes, as
@@ -197,7 +212,7 @@ SELECT c.period, c.setup,
        round((c.seconds / s.seconds)::numeric, 2) AS wall_over_single,
        round((1e6 * greatest(c.worker1, c.worker2) / nullif(m.worker_max, 0))::numeric, 2) AS busiest_us_per_row
 FROM runs c JOIN runs s USING (period)
-LEFT JOIN (SELECT setup, period, max(rows) AS worker_max FROM moved GROUP BY 1, 2) m
+LEFT JOIN (SELECT setup, period, max(rows) AS worker_max FROM moved WHERE node > 0 GROUP BY 1, 2) m
   ON m.setup = c.setup AND m.period = c.period
 WHERE c.setup <> 'single node' AND s.setup = 'single node'
 ORDER BY c.id;

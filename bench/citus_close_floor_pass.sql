@@ -33,3 +33,8 @@
 \set setup 'every rating, 2 shards, ' :pass
 \set procedure floor_every_rating
 \ir citus_close_floor_one.sql
+\set league int_keys
+\set setup 'reference, 32 shards, ' :pass
+\set procedure floor_reference
+\set work int_keys_ref
+\ir citus_close_floor_one.sql
