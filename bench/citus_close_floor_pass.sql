@@ -1,6 +1,6 @@
 -- bench/citus_close_floor_pass.sql — the floors of bench/citus_close_floor.sql
--- once each, for period (max_rd), pass 'before' or 'after' the single node's
--- close (included by it), each run by citus_close_floor_one.sql.
+-- once each, for period (max_rd) and pass (a or b), each run by
+-- citus_close_floor_one.sql (included by citus_close_floor_period.sql).
 \set league int_keys
 \set setup 'read, 32 shards, ' :pass
 \set procedure floor_read
