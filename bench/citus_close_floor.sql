@@ -33,7 +33,15 @@
 --   reference:     every rating row copied into a reference table (through
 --                  the coordinator: Citus repartitions INSERT ... SELECT only
 --                  into distributed tables), where every shard could join
---                  it with its games; the coordinator receives every rating.
+--                  it with its games; the coordinator receives every rating;
+--   local close:   what is left of a close once every shard has every
+--                  opponent's pre-period rating (as after either of the two
+--                  above), on 2 shards: each shard's players' sides summed
+--                  (glicko2_side_sums) with the opponents' ratings from a
+--                  reference table filled beforehand (all_ratings, not
+--                  counted), their new ratings computed and written with
+--                  their history by the close on the workers' own end
+--                  (glicko2_close_write_on_workers); nothing moves.
 -- Each run is one top-level CALL in a transaction block, measured by
 -- bench/citus_close_one.sql (wall, CPU of every node, bytes the coordinator
 -- received); per period the single node's close of the plain copy, the
@@ -92,13 +100,18 @@ CALL sides(32);
 CALL sides(8);
 CALL sides(4);
 CALL sides(2);
--- Vacuumed now, not by autovacuum during the runs.
-VACUUM ANALYZE int_keys, int_keys_games, int_keys_local, int_keys_games_local, twin_local, twin_games_local,
-  s32, s32_games, s8, s8_games, s4, s4_games, s2, s2_games;
 CREATE UNLOGGED TABLE int_keys_moved (opponent int, player int, rating float8, rd float8);
 SELECT create_distributed_table('int_keys_moved', 'opponent', colocate_with => 'int_keys');
 CREATE TABLE int_keys_ref (player int, rating float8, rd float8);
 SELECT create_reference_table('int_keys_ref');
+CREATE TABLE all_ratings (player int PRIMARY KEY, rating float8, rd float8);
+SELECT create_reference_table('all_ratings');
+INSERT INTO all_ratings SELECT player_id, coalesce((rating).rating, 1500), coalesce((rating).rd, 350) FROM base;
+CREATE TABLE s2_history (player_id int, period int, rating glicko2_rating);
+SELECT create_distributed_table('s2_history', 'player_id', colocate_with => 's2');
+-- Vacuumed now, not by autovacuum during the runs.
+VACUUM ANALYZE int_keys, int_keys_games, int_keys_local, int_keys_games_local, twin_local, twin_games_local, all_ratings,
+  s32, s32_games, s8, s8_games, s4, s4_games, s2, s2_games;
 
 -- shard_of against Citus's own placement of keys, for each shard count.
 SELECT n AS shards, count(*) AS keys_checked,
@@ -161,6 +174,19 @@ LANGUAGE plpgsql AS $$
 BEGIN
   EXECUTE format('INSERT INTO %I SELECT r.player_id, coalesce((r.rating).rating, 1500), coalesce((r.rating).rd, 350) FROM %I r',
                  ratings || '_ref', ratings);
+END $$;
+CREATE PROCEDURE floor_local_close(ratings text, games text, period int, max_rd float8, history text, unguarded boolean)
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM glicko2_internal.glicko2_close_write_on_workers(ratings::regclass, 'bench_citus_floor.' || ratings || '_n', format($sql$
+      SELECT s.player_id AS player,
+             glicko2_internal.glicko2_side_sums(coalesce((r.rating).rating, 1500), coalesce(o.rating, 1500),
+                                                coalesce(o.rd, 350), s.score, 0) AS sums
+      FROM bench_citus_floor.%1$I s LEFT JOIN bench_citus_floor.%2$I r ON r.player_id = s.player_id
+      LEFT JOIN bench_citus_floor.all_ratings o ON o.player = s.opponent_id
+      WHERE s.period = %3$s GROUP BY s.player_id
+      $sql$, games, ratings, period),
+    'the local close', period::text, 0.5, max_rd, '{NULL,NULL,NULL}', history::regclass, 'player_id', 'rating');
 END $$;
 -- The plans: all INSERT ... SELECT repartitioned worker to worker.
 EXPLAIN (COSTS OFF) INSERT INTO int_keys_moved SELECT g.opponent_id, g.player_id, 1, 1

@@ -38,3 +38,10 @@
 \set procedure floor_reference
 \set work int_keys_ref
 \ir citus_close_floor_one.sql
+\set league s2
+\set setup 'local close, 2 shards, ' :pass
+\set procedure floor_local_close
+\set work ''
+\set empty s2_history
+\ir citus_close_floor_one.sql
+\set empty ''
