@@ -25,7 +25,7 @@
 --                  receiving shard, the opponent, rating, RD), grouped by
 --                  the opponent and the receiving shard on the opponent's
 --                  shard, where his sides are); no game moves;
---   every rating:  on 2 shards (one a worker), every rating row sent to the
+--   every rating:  on 2 shards (one per worker), every rating row sent to the
 --                  other shard, with no game read and nothing grouped (the
 --                  least an exact close moves when a player's opponents are
 --                  on every shard: one row per rated player and other
@@ -121,8 +121,9 @@ SELECT n AS shards, count(*) AS keys_checked,
 FROM unnest(ARRAY[32, 8, 4, 2]) n, generate_series(1, 2000) i GROUP BY n ORDER BY n DESC;
 CHECKPOINT;
 
--- The floors, called as bench/citus_close_one.sql calls a close (history,
--- max_rd and unguarded unused); each fills its work table.
+-- The floors, called as bench/citus_close_one.sql calls a close (max_rd and
+-- history used by the local close alone, unguarded by none); each but read
+-- and the local close fills its work table.
 CREATE PROCEDURE floor_read(ratings text, games text, period int, max_rd float8, history text, unguarded boolean)
 LANGUAGE plpgsql AS $$
 DECLARE
