@@ -50,6 +50,20 @@ CREATE FUNCTION glicko2_rate_matches()
 COMMENT ON FUNCTION glicko2_rate_matches() IS
   'AFTER INSERT ... REFERENCING NEW TABLE AS ... FOR EACH STATEMENT trigger for a matches table (one row per player per match: match_id, player_id, team, place, played_at [, weight]): rates every match the statement inserted, in order of played_at then match id, in the inserting transaction (each player''s RD grown for the time since rated_at, then the team model''s update at t = 0 from the ratings before the match); arguments: the ratings table, then ''method=sum'' (sum, mean, individual, composite), ''period=1 day'', ''tau=0.5'', ''max_rd=350'' (or none) and column names';
 
+-- One team or free-for-all match rated in the caller's transaction, as the
+-- glicko2_rate_matches trigger rates a statement that inserted its rows, by
+-- one-row statements in key order (C: src/live_rate_match.c): the path for
+-- matches where no statement trigger can rate, such as tables Citus
+-- distributes (docs/citus.md#live-ratings).  Not STRICT: a NULL argument
+-- is refused by name.
+CREATE FUNCTION glicko2_rate_match(ratings regclass, matches regclass, match_id anyelement,
+                                   VARIADIC options text[] DEFAULT '{}')
+  RETURNS void AS 'MODULE_PATHNAME', 'glicko2_rate_match'
+  LANGUAGE C VOLATILE PARALLEL UNSAFE
+  SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION glicko2_rate_match(regclass, regclass, anyelement, text[]) IS
+  'Rates one match (the rows of matches with this match id, read in the caller''s transaction) as the glicko2_rate_matches trigger rates a statement that inserted exactly those rows (the same bits), with one-row statements in key order: each player''s row locked by key (added as unrated if missing), the match rated, each row written by key; for tables no statement trigger can serve (Citus); options as the trigger''s (method, period, tau, max_rd, column names, parties and advantages, floors and caps) but not teammates= (refused)';
+
 ------------------------------------------------------------------------------
 -- Live triggers on partitioned and inheritance tables.  A statement fires
 -- only the statement triggers of the table it names, and an inheritance

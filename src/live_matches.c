@@ -48,6 +48,7 @@
 #include "utils/typcache.h"
 
 #include "core/team.h"
+#include "live_matches.h"
 #include "live_rows.h"
 #include "live_teammates.h"
 #include "relation.h"
@@ -55,50 +56,13 @@
 #include "team_method.h"
 #include "write_check.h"
 
-/* A column of the matches table: where it is, its type's order. */
-typedef struct MatchColumn
-{
-	const char *name;
-	AttrNumber	attnum;
-	Oid			type;
-	Oid			collation;
-	FmgrInfo	cmp;			/* btree comparison (ordered columns) */
-} MatchColumn;
-
-enum
-{
-	COL_MATCH, COL_PLAYER, COL_TEAM, COL_PLACE, COL_PLAYED_AT, COL_WEIGHT, N_COLUMNS
-};
-
-static const char *const column_options[N_COLUMNS] = {
+static const char *const column_options[MATCH_N_COLUMNS] = {
 	"match_column", "match_player_column", "team_column", "place_column",
 	"played_at_column", "weight_column"
 };
-static const char *const column_defaults[N_COLUMNS] = {
+static const char *const column_defaults[MATCH_N_COLUMNS] = {
 	"match_id", "player_id", "team", "place", "played_at", NULL
 };
-
-/* What one trigger needs (its entry's state, built on first use and kept). */
-typedef struct MatchTrigger
-{
-	GlickoLiveOptions opt;
-	GlickoTeamMethod method;
-	MatchColumn col[N_COLUMNS];
-	bool		has_weight;
-	const char *party_column;	/* NULL: no parties */
-	AttrNumber	party_attnum;
-	Oid			party_type;
-	Oid			party_collation;
-	FmgrInfo	party_eq;
-	GlickoTeamAdvantage advantage;
-	const char *teammates;		/* the store's name, NULL: none */
-	GlickoLiveMates mates;
-	GlickoLiveRatings ratings;
-	Oid			key_array_type; /* of the matches' player column */
-	Oid			match_array_type;
-	uint32		lock_space;		/* the top table's OID (top_relid), for the
-								 * match locks */
-} MatchTrigger;
 
 /*
  * Besides the live triggers' statements (live_rows.c), whose write takes
@@ -107,22 +71,28 @@ typedef struct MatchTrigger
  */
 #define SPLIT_PLAN GLICKO_LIVE_OWN
 
-static const char *const option_names =
+const char *const glicko_match_option_names =
 "period, tau, max_rd, method, player_column, rating_column, rated_at_column, "
 "match_column, match_player_column, team_column, place_column, played_at_column, "
 "weight_column, party_column, party_advantage, size_advantage, "
 "min_rating, max_change, max_volatility, teammates";
 
-/* One 'name=value' trigger argument; column names go to names[]. */
-static void
-parse_option(const char *arg, MatchTrigger *t, const char **names, const char *trigger_name,
-			 MemoryContext cxt)
+void
+glicko_match_setup_init(GlickoMatchSetup *t, const char **names)
+{
+	glicko_live_options_init(&t->opt);
+	t->method = GLICKO_TEAM_SUM;
+	memcpy(names, column_defaults, sizeof(column_defaults));
+}
+
+void
+glicko_match_option(const char *arg, GlickoMatchSetup *t, const char **names, const char *who,
+					MemoryContext cxt)
 {
 	char	   *name;
 	const char *value;
 
-	glicko_live_option_split(arg, psprintf("trigger %s", trigger_name), option_names,
-							 &name, &value);
+	glicko_live_option_split(arg, who, glicko_match_option_names, &name, &value);
 	if (glicko_live_common_option(name, value, &t->opt, cxt))
 		return;
 	if (strcmp(name, "method") == 0)
@@ -147,21 +117,21 @@ parse_option(const char *arg, MatchTrigger *t, const char **names, const char *t
 		*(name[0] == 'p' ? &t->advantage.party : &t->advantage.size) = x;
 		return;
 	}
-	for (int c = 0; c < N_COLUMNS; c++)
+	for (int c = 0; c < MATCH_N_COLUMNS; c++)
 		if (strcmp(name, column_options[c]) == 0)
 		{
 			names[c] = MemoryContextStrdup(cxt, value);
 			return;
 		}
-	glicko_live_unknown_option(psprintf("trigger %s", trigger_name), name, option_names);
+	glicko_live_unknown_option(who, name, glicko_match_option_names);
 }
 
 /* The column's attnum, type, collation and (if ordered) comparison. */
 static void
-resolve_column(MatchTrigger *t, int c, Relation matches, const char *name, bool ordered,
+resolve_column(GlickoMatchSetup *t, int c, Relation matches, const char *name, bool ordered,
 			   MemoryContext cxt)
 {
-	MatchColumn *col = &t->col[c];
+	GlickoMatchColumn *col = &t->col[c];
 	Oid			relid = RelationGetRelid(matches);
 
 	col->name = name;
@@ -184,7 +154,7 @@ resolve_column(MatchTrigger *t, int c, Relation matches, const char *name, bool 
 
 /* ERROR unless the matches table has an index led by the match column. */
 static void
-require_match_index(Oid relid, const MatchColumn *col)
+require_match_index(Oid relid, const GlickoMatchColumn *col)
 {
 	Datum		args[2] = {ObjectIdGetDatum(relid), Int16GetDatum(col->attnum)};
 	Oid			types[2] = {OIDOID, INT2OID};
@@ -208,6 +178,60 @@ require_match_index(Oid relid, const MatchColumn *col)
 						get_rel_name(relid), quote_identifier(col->name)));
 }
 
+void
+glicko_match_columns(GlickoMatchSetup *t, Relation matches, const char **names, MemoryContext cxt)
+{
+	Oid			relid = RelationGetRelid(matches);
+	Oid			place_type;
+
+	glicko2_team_advantage_check(&t->advantage, t->method);
+
+	/*
+	 * The play shares: weight_column, or else a column named weight (as
+	 * glicko2_close_matches).
+	 */
+	if (names[MATCH_COL_WEIGHT] == NULL && get_attnum(relid, "weight") > 0)
+		names[MATCH_COL_WEIGHT] = "weight";
+	t->has_weight = names[MATCH_COL_WEIGHT] != NULL;
+
+	/* The matches' columns. */
+	resolve_column(t, MATCH_COL_MATCH, matches, names[MATCH_COL_MATCH], true, cxt);
+	resolve_column(t, MATCH_COL_PLAYER, matches, names[MATCH_COL_PLAYER], true, cxt);
+	resolve_column(t, MATCH_COL_TEAM, matches, names[MATCH_COL_TEAM], true, cxt);
+	resolve_column(t, MATCH_COL_PLACE, matches, names[MATCH_COL_PLACE], false, cxt);
+	resolve_column(t, MATCH_COL_PLAYED_AT, matches, names[MATCH_COL_PLAYED_AT], false, cxt);
+	place_type = t->col[MATCH_COL_PLACE].type;
+	if (!glicko_is_integer_type(place_type))
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("column \"%s\" of %s is %s, not an integer", names[MATCH_COL_PLACE],
+					   RelationGetRelationName(matches), format_type_be(place_type)));
+	glicko_live_require_type(relid, t->col[MATCH_COL_PLAYED_AT].attnum, TIMESTAMPTZOID, "timestamptz");
+	if (t->has_weight)
+	{
+		resolve_column(t, MATCH_COL_WEIGHT, matches, names[MATCH_COL_WEIGHT], false, cxt);
+		glicko_require_number(t->col[MATCH_COL_WEIGHT].type, names[MATCH_COL_WEIGHT],
+							  RelationGetRelationName(matches));
+	}
+	if (t->party_column)
+	{
+		t->party_attnum = glicko_live_column_attnum(relid, t->party_column, "party_column");
+		t->party_type = get_atttype(relid, t->party_attnum);
+		glicko_party_type_check(relid, t->party_column, t->party_type);
+		t->party_collation = TupleDescAttr(RelationGetDescr(matches), t->party_attnum - 1)->attcollation;
+		fmgr_info_cxt(lookup_type_cache(t->party_type, TYPECACHE_EQ_OPR_FINFO)->eq_opr_finfo.fn_oid,
+					  &t->party_eq, cxt);
+	}
+	require_match_index(relid, &t->col[MATCH_COL_MATCH]);
+	t->key_array_type = get_array_type(t->col[MATCH_COL_PLAYER].type);
+	t->match_array_type = get_array_type(t->col[MATCH_COL_MATCH].type);
+	if (!OidIsValid(t->key_array_type) || !OidIsValid(t->match_array_type))
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("the player and match columns of %s need types with array types",
+					   RelationGetRelationName(matches)));
+}
+
 /*
  * Resolve the trigger's arguments, check both tables, prepare the four
  * statements.  Runs inside the caller's SPI connection.
@@ -217,17 +241,14 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 {
 	Trigger    *trigger = trigdata->tg_trigger;
 	Relation	matches = trigdata->tg_relation;
-	MatchTrigger *t = MemoryContextAllocZero(e->cxt, sizeof(MatchTrigger));
+	GlickoMatchSetup *t = MemoryContextAllocZero(e->cxt, sizeof(GlickoMatchSetup));
 	const GlickoLiveRatings *rt = &t->ratings;
-	const char *names[N_COLUMNS];
+	const char *names[MATCH_N_COLUMNS];
 	const char *matches_name;
 	char	   *other;
-	Oid			place_type;
 	Oid			types[2];
 
-	glicko_live_options_init(&t->opt);
-	t->method = GLICKO_TEAM_SUM;
-	memcpy(names, column_defaults, sizeof(names));
+	glicko_match_setup_init(t, names);
 	if (trigger->tgnargs < 1)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -235,53 +256,9 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 					   RelationGetRelationName(matches)),
 				errhint("EXECUTE FUNCTION glicko2_rate_matches('ratings' [, 'method=sum', 'period=1 day', 'tau=0.5', 'max_rd=350', ...])."));
 	for (int i = 1; i < trigger->tgnargs; i++)
-		parse_option(trigger->tgargs[i], t, names, trigger->tgname, e->cxt);
-	glicko2_team_advantage_check(&t->advantage, t->method);
-
-	/*
-	 * The play shares: weight_column, or else a column named weight (as
-	 * glicko2_close_matches).
-	 */
-	if (names[COL_WEIGHT] == NULL && get_attnum(e->table_relid, "weight") > 0)
-		names[COL_WEIGHT] = "weight";
-	t->has_weight = names[COL_WEIGHT] != NULL;
-
-	/* The matches' columns. */
-	resolve_column(t, COL_MATCH, matches, names[COL_MATCH], true, e->cxt);
-	resolve_column(t, COL_PLAYER, matches, names[COL_PLAYER], true, e->cxt);
-	resolve_column(t, COL_TEAM, matches, names[COL_TEAM], true, e->cxt);
-	resolve_column(t, COL_PLACE, matches, names[COL_PLACE], false, e->cxt);
-	resolve_column(t, COL_PLAYED_AT, matches, names[COL_PLAYED_AT], false, e->cxt);
-	place_type = t->col[COL_PLACE].type;
-	if (!glicko_is_integer_type(place_type))
-		ereport(ERROR,
-				errcode(ERRCODE_DATATYPE_MISMATCH),
-				errmsg("column \"%s\" of %s is %s, not an integer", names[COL_PLACE],
-					   RelationGetRelationName(matches), format_type_be(place_type)));
-	glicko_live_require_type(e->table_relid, t->col[COL_PLAYED_AT].attnum, TIMESTAMPTZOID, "timestamptz");
-	if (t->has_weight)
-	{
-		resolve_column(t, COL_WEIGHT, matches, names[COL_WEIGHT], false, e->cxt);
-		glicko_require_number(t->col[COL_WEIGHT].type, names[COL_WEIGHT],
-							  RelationGetRelationName(matches));
-	}
-	if (t->party_column)
-	{
-		t->party_attnum = glicko_live_column_attnum(e->table_relid, t->party_column, "party_column");
-		t->party_type = get_atttype(e->table_relid, t->party_attnum);
-		glicko_party_type_check(e->table_relid, t->party_column, t->party_type);
-		t->party_collation = TupleDescAttr(RelationGetDescr(matches), t->party_attnum - 1)->attcollation;
-		fmgr_info_cxt(lookup_type_cache(t->party_type, TYPECACHE_EQ_OPR_FINFO)->eq_opr_finfo.fn_oid,
-					  &t->party_eq, e->cxt);
-	}
-	require_match_index(e->table_relid, &t->col[COL_MATCH]);
-	t->key_array_type = get_array_type(t->col[COL_PLAYER].type);
-	t->match_array_type = get_array_type(t->col[COL_MATCH].type);
-	if (!OidIsValid(t->key_array_type) || !OidIsValid(t->match_array_type))
-		ereport(ERROR,
-				errcode(ERRCODE_DATATYPE_MISMATCH),
-				errmsg("the player and match columns of %s need types with array types",
-					   RelationGetRelationName(matches)));
+		glicko_match_option(trigger->tgargs[i], t, names, psprintf("trigger %s", trigger->tgname),
+							e->cxt);
+	glicko_match_columns(t, matches, names, e->cxt);
 
 	/*
 	 * Match ids are counted and locked in the topmost table of the triggers
@@ -290,8 +267,8 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 	 */
 	t->lock_space = (uint32) e->top_relid;
 
-	glicko_live_open_ratings(&t->ratings, &t->opt, trigdata, t->col[COL_PLAYER].type,
-							 names[COL_PLAYER], extension_namespace, e->cxt);
+	glicko_live_open_ratings(&t->ratings, &t->opt, trigdata, t->col[MATCH_COL_PLAYER].type,
+							 names[MATCH_COL_PLAYER], extension_namespace, e->cxt);
 	e->ratings_relid = rt->relid;
 
 	/*
@@ -307,11 +284,11 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 					 " WITH ORDINALITY v(id, n, i)"
 					 " WHERE (SELECT pg_catalog.count(*) FROM %s m WHERE m.%s %s v.id)"
 					 " OPERATOR(pg_catalog.<>) v.n",
-					 matches_name, quote_identifier(names[COL_MATCH]),
-					 glicko_live_qualified_equality(t->col[COL_MATCH].type, "match"));
+					 matches_name, quote_identifier(names[MATCH_COL_MATCH]),
+					 glicko_live_qualified_equality(t->col[MATCH_COL_MATCH].type, "match"));
 	types[0] = t->match_array_type;
 	types[1] = INT8ARRAYOID;
-	glicko_live_prepare_rows(e, rt, t->col[COL_PLAYER].type, 0,
+	glicko_live_prepare_rows(e, rt, t->col[MATCH_COL_PLAYER].type, 0,
 							 psprintf("NOT EXISTS (%s)", psprintf(other, 5, 6)), 2, types);
 	e->plans[SPLIT_PLAN] = glicko_live_prepare(psprintf("%s ORDER BY v.i LIMIT 1",
 														psprintf(other, 1, 2)),
@@ -322,55 +299,31 @@ build_trigger(GlickoLiveEntry *e, TriggerData *trigdata, Oid extension_namespace
 	e->state = t;
 }
 
-/* One row of a match, as read from the statement's new rows. */
-typedef struct MatchRow
-{
-	Datum		match;
-	Datum		player;
-	Datum		team;
-	int64		place;
-	TimestampTz played_at;
-	double		share;
-	int			key;			/* the player's number among the statement's
-								 * players */
-	int			team_no;		/* the team's number within its match */
-	Datum		party;
-	bool		party_null;		/* (also without a party column) */
-	int			party_no;		/* the party's number within its match, -1
-								 * alone */
-} MatchRow;
 
-/* A match: its rows are rows[first .. first + n). */
-typedef struct Match
-{
-	int			first;
-	int			n;
-	int			n_teams;
-} Match;
 
 typedef struct SortContext
 {
-	const MatchTrigger *t;
+	const GlickoMatchSetup *t;
 	int			by[3];			/* columns, -1 after the last */
 } SortContext;
 
 static int
-compare_datums(const MatchColumn *col, Datum a, Datum b)
+compare_datums(const GlickoMatchColumn *col, Datum a, Datum b)
 {
 	return DatumGetInt32(FunctionCall2Coll((FmgrInfo *) &col->cmp, col->collation, a, b));
 }
 
 static Datum
-row_value(const MatchRow *r, int c)
+row_value(const GlickoMatchRow *r, int c)
 {
-	return c == COL_MATCH ? r->match : c == COL_PLAYER ? r->player : r->team;
+	return c == MATCH_COL_MATCH ? r->match : c == MATCH_COL_PLAYER ? r->player : r->team;
 }
 
 /* Rows by match (played_at, then id), then the columns of by[]. */
 static int
 compare_rows(const void *a, const void *b, void *arg)
 {
-	const MatchRow *x = a,
+	const GlickoMatchRow *x = a,
 			   *y = b;
 	const SortContext *s = arg;
 
@@ -379,7 +332,7 @@ compare_rows(const void *a, const void *b, void *arg)
 		int			c = s->by[i];
 		int			r;
 
-		if (c == COL_PLAYED_AT)
+		if (c == MATCH_COL_PLAYED_AT)
 			r = x->played_at < y->played_at ? -1 : x->played_at > y->played_at ? 1 : 0;
 		else
 			r = compare_datums(&s->t->col[c], row_value(x, c), row_value(y, c));
@@ -390,35 +343,35 @@ compare_rows(const void *a, const void *b, void *arg)
 }
 
 static void
-sort_rows(const MatchTrigger *t, MatchRow *rows, int n, int c0, int c1, int c2)
+sort_rows(const GlickoMatchSetup *t, GlickoMatchRow *rows, int n, int c0, int c1, int c2)
 {
 	SortContext s = {t, {c0, c1, c2}};
 
-	qsort_arg(rows, n, sizeof(MatchRow), compare_rows, &s);
+	qsort_arg(rows, n, sizeof(GlickoMatchRow), compare_rows, &s);
 }
 
 static char *
-value_text(const MatchTrigger *t, int c, Datum d)
+value_text(const GlickoMatchSetup *t, int c, Datum d)
 {
 	return glicko_live_key_text(t->col[c].type, d);
 }
 
 /* A bad match: the whole statement is refused. */
 static void
-bad_match(const MatchTrigger *t, Relation matches, int sqlstate, const MatchRow *r,
+bad_match(const GlickoMatchSetup *t, const char *table, int sqlstate, const GlickoMatchRow *r,
 		  const char *why)
 {
 	ereport(ERROR,
 			errcode(sqlstate),
 			errmsg("bad match written to %s: %s %s: %s",
-				   RelationGetRelationName(matches), t->col[COL_MATCH].name,
-				   value_text(t, COL_MATCH, r->match), why),
+				   table, t->col[MATCH_COL_MATCH].name,
+				   value_text(t, MATCH_COL_MATCH, r->match), why),
 			errdetail("The statement's matches are refused and none of them is rated."));
 }
 
 /* Copy a by-reference value out of the slot's tuple. */
 static Datum
-copy_value(const MatchColumn *col, Datum d)
+copy_value(const GlickoMatchColumn *col, Datum d)
 {
 	int16		typlen;
 	bool		typbyval;
@@ -427,88 +380,94 @@ copy_value(const MatchColumn *col, Datum d)
 	return datumCopy(d, typbyval, typlen);
 }
 
-/*
- * Every row of the statement, checked one by one: no NULL, a place of at
- * least 1, a finite played_at, a share in (0, 1].
- */
-static MatchRow *
-read_rows(const MatchTrigger *t, TriggerData *trigdata, int *n_rows)
+void
+glicko_match_read_row(const GlickoMatchSetup *t, const char *table, TupleTableSlot *slot,
+					  const AttrNumber *attnums, GlickoMatchRow *r)
+{
+	bool		null[MATCH_N_COLUMNS] = {false};
+	Datum		v[MATCH_N_COLUMNS];
+
+	for (int c = 0; c < MATCH_N_COLUMNS; c++)
+		if (c != MATCH_COL_WEIGHT || t->has_weight)
+			v[c] = slot_getattr(slot, attnums[c], &null[c]);
+	memset(r, 0, sizeof(*r));
+	if (null[MATCH_COL_MATCH])
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("bad match written to %s: NULL %s (%s %s)",
+					   table, t->col[MATCH_COL_MATCH].name,
+					   t->col[MATCH_COL_PLAYER].name,
+					   null[MATCH_COL_PLAYER] ? "NULL" : value_text(t, MATCH_COL_PLAYER, v[MATCH_COL_PLAYER])),
+				errdetail("The statement's matches are refused and none of them is rated."));
+	r->match = copy_value(&t->col[MATCH_COL_MATCH], v[MATCH_COL_MATCH]);
+	if (null[MATCH_COL_PLAYER])
+		bad_match(t, table, ERRCODE_NULL_VALUE_NOT_ALLOWED, r,
+				  psprintf("NULL %s", t->col[MATCH_COL_PLAYER].name));
+	r->player = copy_value(&t->col[MATCH_COL_PLAYER], v[MATCH_COL_PLAYER]);
+	for (int c = MATCH_COL_TEAM; c < MATCH_N_COLUMNS; c++)
+		if (null[c])
+			bad_match(t, table, ERRCODE_NULL_VALUE_NOT_ALLOWED, r,
+					  psprintf("NULL %s of %s %s", t->col[c].name, t->col[MATCH_COL_PLAYER].name,
+							   value_text(t, MATCH_COL_PLAYER, r->player)));
+	r->team = copy_value(&t->col[MATCH_COL_TEAM], v[MATCH_COL_TEAM]);
+	r->place = t->col[MATCH_COL_PLACE].type == INT2OID ? DatumGetInt16(v[MATCH_COL_PLACE]) :
+		t->col[MATCH_COL_PLACE].type == INT4OID ? DatumGetInt32(v[MATCH_COL_PLACE]) :
+		DatumGetInt64(v[MATCH_COL_PLACE]);
+	if (r->place < 1)
+		bad_match(t, table, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, r,
+				  psprintf("%s " INT64_FORMAT " of %s %s is not a place (1 is first)",
+						   t->col[MATCH_COL_PLACE].name, r->place, t->col[MATCH_COL_PLAYER].name,
+						   value_text(t, MATCH_COL_PLAYER, r->player)));
+	r->played_at = DatumGetTimestampTz(v[MATCH_COL_PLAYED_AT]);
+	if (TIMESTAMP_NOT_FINITE(r->played_at))
+		bad_match(t, table, ERRCODE_INVALID_PARAMETER_VALUE, r,
+				  psprintf("%s is not finite", t->col[MATCH_COL_PLAYED_AT].name));
+	r->party_null = true;
+	if (t->party_column)
+	{
+		Datum		party = slot_getattr(slot, attnums[MATCH_N_COLUMNS], &r->party_null);
+
+		if (!r->party_null)
+			r->party = datumCopy(party, get_typbyval(t->party_type), get_typlen(t->party_type));
+	}
+	r->share = t->has_weight ? glicko_score_as_float8(t->col[MATCH_COL_WEIGHT].type, v[MATCH_COL_WEIGHT]) : 1.0;
+	if (!glicko_team_share_ok(r->share))
+		bad_match(t, table, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, r,
+				  psprintf("%s %s of %s %s is not in (0, 1]", t->col[MATCH_COL_WEIGHT].name,
+						   float8out_internal(r->share), t->col[MATCH_COL_PLAYER].name,
+						   value_text(t, MATCH_COL_PLAYER, r->player)));
+}
+
+/* Every row of the statement, checked one by one. */
+static GlickoMatchRow *
+read_rows(const GlickoMatchSetup *t, TriggerData *trigdata, int *n_rows)
 {
 	Relation	matches = trigdata->tg_relation;
 	Tuplestorestate *store = trigdata->tg_newtable;
 	TupleTableSlot *slot = MakeSingleTupleTableSlot(RelationGetDescr(matches), &TTSOpsMinimalTuple);
+	AttrNumber	attnums[MATCH_N_COLUMNS + 1];
 	int			size = 64;
 	int			n = 0;
-	MatchRow   *rows = palloc(sizeof(MatchRow) * size);
+	GlickoMatchRow *rows = palloc(sizeof(GlickoMatchRow) * size);
 
+	for (int c = 0; c < MATCH_N_COLUMNS; c++)
+		attnums[c] = t->col[c].attnum;
+	attnums[MATCH_N_COLUMNS] = t->party_attnum;
 	tuplestore_rescan(store);
 	while (tuplestore_gettupleslot(store, true, false, slot))
 	{
-		MatchRow   *r;
-		bool		null[N_COLUMNS] = {false};
-		Datum		v[N_COLUMNS];
-
 		CHECK_FOR_INTERRUPTS();
 		if (n == size)
 		{
-			if (size >= (int) (MaxAllocSize / sizeof(MatchRow) / 2))
+			if (size >= (int) (MaxAllocSize / sizeof(GlickoMatchRow) / 2))
 				ereport(ERROR,
 						errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 						errmsg("too many match rows in one statement for %s",
 							   RelationGetRelationName(matches)));
 			size *= 2;
-			rows = repalloc(rows, sizeof(MatchRow) * size);
+			rows = repalloc(rows, sizeof(GlickoMatchRow) * size);
 		}
-		r = &rows[n++];
-		for (int c = 0; c < N_COLUMNS; c++)
-			if (c != COL_WEIGHT || t->has_weight)
-				v[c] = slot_getattr(slot, t->col[c].attnum, &null[c]);
-		memset(r, 0, sizeof(*r));
-		if (null[COL_MATCH])
-			ereport(ERROR,
-					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					errmsg("bad match written to %s: NULL %s (%s %s)",
-						   RelationGetRelationName(matches), t->col[COL_MATCH].name,
-						   t->col[COL_PLAYER].name,
-						   null[COL_PLAYER] ? "NULL" : value_text(t, COL_PLAYER, v[COL_PLAYER])),
-					errdetail("The statement's matches are refused and none of them is rated."));
-		r->match = copy_value(&t->col[COL_MATCH], v[COL_MATCH]);
-		if (null[COL_PLAYER])
-			bad_match(t, matches, ERRCODE_NULL_VALUE_NOT_ALLOWED, r,
-					  psprintf("NULL %s", t->col[COL_PLAYER].name));
-		r->player = copy_value(&t->col[COL_PLAYER], v[COL_PLAYER]);
-		for (int c = COL_TEAM; c < N_COLUMNS; c++)
-			if (null[c])
-				bad_match(t, matches, ERRCODE_NULL_VALUE_NOT_ALLOWED, r,
-						  psprintf("NULL %s of %s %s", t->col[c].name, t->col[COL_PLAYER].name,
-								   value_text(t, COL_PLAYER, r->player)));
-		r->team = copy_value(&t->col[COL_TEAM], v[COL_TEAM]);
-		r->place = t->col[COL_PLACE].type == INT2OID ? DatumGetInt16(v[COL_PLACE]) :
-			t->col[COL_PLACE].type == INT4OID ? DatumGetInt32(v[COL_PLACE]) :
-			DatumGetInt64(v[COL_PLACE]);
-		if (r->place < 1)
-			bad_match(t, matches, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, r,
-					  psprintf("%s " INT64_FORMAT " of %s %s is not a place (1 is first)",
-							   t->col[COL_PLACE].name, r->place, t->col[COL_PLAYER].name,
-							   value_text(t, COL_PLAYER, r->player)));
-		r->played_at = DatumGetTimestampTz(v[COL_PLAYED_AT]);
-		if (TIMESTAMP_NOT_FINITE(r->played_at))
-			bad_match(t, matches, ERRCODE_INVALID_PARAMETER_VALUE, r,
-					  psprintf("%s is not finite", t->col[COL_PLAYED_AT].name));
-		r->party_null = true;
-		if (t->party_column)
-		{
-			Datum		party = slot_getattr(slot, t->party_attnum, &r->party_null);
-
-			if (!r->party_null)
-				r->party = datumCopy(party, get_typbyval(t->party_type), get_typlen(t->party_type));
-		}
-		r->share = t->has_weight ? glicko_score_as_float8(t->col[COL_WEIGHT].type, v[COL_WEIGHT]) : 1.0;
-		if (!glicko_team_share_ok(r->share))
-			bad_match(t, matches, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, r,
-					  psprintf("%s %s of %s %s is not in (0, 1]", t->col[COL_WEIGHT].name,
-							   float8out_internal(r->share), t->col[COL_PLAYER].name,
-							   value_text(t, COL_PLAYER, r->player)));
+		glicko_match_read_row(t, RelationGetRelationName(matches), slot, attnums, &rows[n++]);
 	}
 	ExecDropSingleTupleTableSlot(slot);
 	*n_rows = n;
@@ -521,7 +480,7 @@ read_rows(const MatchTrigger *t, TriggerData *trigdata, int *n_rows)
  * on two teams of the match refuses the statement.
  */
 static int
-party_of(const MatchTrigger *t, Relation matches, const MatchRow *rows, int first, int r)
+party_of(const GlickoMatchSetup *t, const char *table, const GlickoMatchRow *rows, int first, int r)
 {
 	if (rows[r].party_null)
 		return -1;
@@ -531,57 +490,56 @@ party_of(const MatchTrigger *t, Relation matches, const MatchRow *rows, int firs
 										   rows[r].party, rows[j].party)))
 		{
 			if (rows[j].team_no != rows[r].team_no)
-				bad_match(t, matches, ERRCODE_INVALID_PARAMETER_VALUE, &rows[r],
+				bad_match(t, table, ERRCODE_INVALID_PARAMETER_VALUE, &rows[r],
 						  psprintf("party %s is on two teams, %s %s (%s %s) and %s %s (%s %s)",
 								   glicko_live_key_text(t->party_type, rows[r].party),
-								   t->col[COL_TEAM].name, value_text(t, COL_TEAM, rows[j].team),
-								   t->col[COL_PLAYER].name, value_text(t, COL_PLAYER, rows[j].player),
-								   t->col[COL_TEAM].name, value_text(t, COL_TEAM, rows[r].team),
-								   t->col[COL_PLAYER].name, value_text(t, COL_PLAYER, rows[r].player)));
+								   t->col[MATCH_COL_TEAM].name, value_text(t, MATCH_COL_TEAM, rows[j].team),
+								   t->col[MATCH_COL_PLAYER].name, value_text(t, MATCH_COL_PLAYER, rows[j].player),
+								   t->col[MATCH_COL_TEAM].name, value_text(t, MATCH_COL_TEAM, rows[r].team),
+								   t->col[MATCH_COL_PLAYER].name, value_text(t, MATCH_COL_PLAYER, rows[r].player)));
 			return rows[j].party_no;
 		}
 	return r - first;
 }
 
 /*
- * Group the rows into matches, in match order, each match's rows by team
- * then player, and check each: one time played, every player once, every
- * team one place, at least two teams.
+ * Each match's rows by team then player, checked: one time played, every
+ * player once, every team one place, at least two teams.
  */
-static Match *
-group_matches(const MatchTrigger *t, Relation matches, MatchRow *rows, int n_rows, int *n_matches)
+GlickoMatch *
+glicko_match_group(const GlickoMatchSetup *t, const char *table, GlickoMatchRow *rows, int n_rows, int *n_matches)
 {
-	Match	   *m = palloc(sizeof(Match) * n_rows);
+	GlickoMatch *m = palloc(sizeof(GlickoMatch) * n_rows);
 	int			k = 0;
 
 	/* By match id, then player: a player twice is two adjacent rows. */
-	sort_rows(t, rows, n_rows, COL_MATCH, COL_PLAYER, -1);
+	sort_rows(t, rows, n_rows, MATCH_COL_MATCH, MATCH_COL_PLAYER, -1);
 	for (int i = 0; i < n_rows; i++)
 	{
-		if (i > 0 && compare_datums(&t->col[COL_MATCH], rows[i - 1].match, rows[i].match) == 0)
+		if (i > 0 && compare_datums(&t->col[MATCH_COL_MATCH], rows[i - 1].match, rows[i].match) == 0)
 		{
-			if (compare_datums(&t->col[COL_PLAYER], rows[i - 1].player, rows[i].player) == 0)
-				bad_match(t, matches, ERRCODE_UNIQUE_VIOLATION, &rows[i],
-						  psprintf("%s %s is in it twice", t->col[COL_PLAYER].name,
-								   value_text(t, COL_PLAYER, rows[i].player)));
+			if (compare_datums(&t->col[MATCH_COL_PLAYER], rows[i - 1].player, rows[i].player) == 0)
+				bad_match(t, table, ERRCODE_UNIQUE_VIOLATION, &rows[i],
+						  psprintf("%s %s is in it twice", t->col[MATCH_COL_PLAYER].name,
+								   value_text(t, MATCH_COL_PLAYER, rows[i].player)));
 			if (rows[i - 1].played_at != rows[i].played_at)
 			{
 				/* (timestamptz_to_str returns a static buffer) */
 				char	   *one = pstrdup(timestamptz_to_str(rows[i - 1].played_at));
 
-				bad_match(t, matches, ERRCODE_INVALID_PARAMETER_VALUE, &rows[i],
+				bad_match(t, table, ERRCODE_INVALID_PARAMETER_VALUE, &rows[i],
 						  psprintf("its rows have two times played, %s and %s",
 								   one, timestamptz_to_str(rows[i].played_at)));
 			}
 		}
 	}
 	/* Match order, each match's rows by team then player. */
-	sort_rows(t, rows, n_rows, COL_PLAYED_AT, COL_MATCH, COL_TEAM);
+	sort_rows(t, rows, n_rows, MATCH_COL_PLAYED_AT, MATCH_COL_MATCH, MATCH_COL_TEAM);
 	for (int i = 0; i < n_rows;)
 	{
 		int			j = i + 1;
 
-		while (j < n_rows && compare_datums(&t->col[COL_MATCH], rows[i].match, rows[j].match) == 0)
+		while (j < n_rows && compare_datums(&t->col[MATCH_COL_MATCH], rows[i].match, rows[j].match) == 0)
 			j++;
 
 		/*
@@ -591,28 +549,28 @@ group_matches(const MatchTrigger *t, Relation matches, MatchRow *rows, int n_row
 		m[k].first = i;
 		m[k].n = j - i;
 		if (m[k].n > GLICKO_TEAM_MAX_PLAYERS)
-			bad_match(t, matches, ERRCODE_PROGRAM_LIMIT_EXCEEDED, &rows[i],
+			bad_match(t, table, ERRCODE_PROGRAM_LIMIT_EXCEEDED, &rows[i],
 					  psprintf("it has %d players, more than the %d allowed", m[k].n, GLICKO_TEAM_MAX_PLAYERS));
 		m[k].n_teams = 0;
 		for (int r = i; r < j; r++)
 		{
-			if (r == i || compare_datums(&t->col[COL_TEAM], rows[r - 1].team, rows[r].team) != 0)
+			if (r == i || compare_datums(&t->col[MATCH_COL_TEAM], rows[r - 1].team, rows[r].team) != 0)
 				m[k].n_teams++;
 			else if (rows[r - 1].place != rows[r].place)
-				bad_match(t, matches, ERRCODE_INVALID_PARAMETER_VALUE, &rows[r],
+				bad_match(t, table, ERRCODE_INVALID_PARAMETER_VALUE, &rows[r],
 						  psprintf("%s %s has two places, " INT64_FORMAT " (%s %s) and " INT64_FORMAT " (%s %s)",
-								   t->col[COL_TEAM].name, value_text(t, COL_TEAM, rows[r].team),
-								   rows[r - 1].place, t->col[COL_PLAYER].name,
-								   value_text(t, COL_PLAYER, rows[r - 1].player),
-								   rows[r].place, t->col[COL_PLAYER].name,
-								   value_text(t, COL_PLAYER, rows[r].player)));
+								   t->col[MATCH_COL_TEAM].name, value_text(t, MATCH_COL_TEAM, rows[r].team),
+								   rows[r - 1].place, t->col[MATCH_COL_PLAYER].name,
+								   value_text(t, MATCH_COL_PLAYER, rows[r - 1].player),
+								   rows[r].place, t->col[MATCH_COL_PLAYER].name,
+								   value_text(t, MATCH_COL_PLAYER, rows[r].player)));
 			rows[r].team_no = m[k].n_teams - 1;
-			rows[r].party_no = party_of(t, matches, rows, i, r);
+			rows[r].party_no = party_of(t, table, rows, i, r);
 		}
 		if (m[k].n_teams < 2)
-			bad_match(t, matches, ERRCODE_INVALID_PARAMETER_VALUE, &rows[i],
-					  psprintf("it has one team only (%s %s)", t->col[COL_TEAM].name,
-							   value_text(t, COL_TEAM, rows[i].team)));
+			bad_match(t, table, ERRCODE_INVALID_PARAMETER_VALUE, &rows[i],
+					  psprintf("it has one team only (%s %s)", t->col[MATCH_COL_TEAM].name,
+							   value_text(t, MATCH_COL_TEAM, rows[i].team)));
 		k++;
 		i = j;
 	}
@@ -623,25 +581,24 @@ group_matches(const MatchTrigger *t, Relation matches, MatchRow *rows, int n_row
 static int
 compare_row_pointers(const void *a, const void *b, void *arg)
 {
-	return compare_rows(*(MatchRow *const *) a, *(MatchRow *const *) b, arg);
+	return compare_rows(*(GlickoMatchRow *const *) a, *(GlickoMatchRow *const *) b, arg);
 }
 
-/* Player numbers: keys[] the distinct players in key order, rows[].key into it. */
-static Datum *
-number_players(const MatchTrigger *t, MatchRow *rows, int n_rows, int *n_keys)
+Datum *
+glicko_match_number_players(const GlickoMatchSetup *t, GlickoMatchRow *rows, int n_rows, int *n_keys)
 {
-	MatchRow  **by_key = palloc(sizeof(MatchRow *) * n_rows);
+	GlickoMatchRow **by_key = palloc(sizeof(GlickoMatchRow *) * n_rows);
 	Datum	   *keys = palloc(sizeof(Datum) * n_rows);
 	int			k = 0;
-	SortContext s = {t, {COL_PLAYER, -1, -1}};
+	SortContext s = {t, {MATCH_COL_PLAYER, -1, -1}};
 
 	for (int i = 0; i < n_rows; i++)
 		by_key[i] = &rows[i];
 	/* (sorting pointers: compare_rows sees the rows) */
-	qsort_arg(by_key, n_rows, sizeof(MatchRow *), compare_row_pointers, &s);
+	qsort_arg(by_key, n_rows, sizeof(GlickoMatchRow *), compare_row_pointers, &s);
 	for (int i = 0; i < n_rows; i++)
 	{
-		if (i == 0 || compare_datums(&t->col[COL_PLAYER], keys[k - 1], by_key[i]->player) != 0)
+		if (i == 0 || compare_datums(&t->col[MATCH_COL_PLAYER], keys[k - 1], by_key[i]->player) != 0)
 			keys[k++] = by_key[i]->player;
 		by_key[i]->key = k - 1;
 	}
@@ -695,7 +652,7 @@ static int	fine_locks = 0;
 
 /* Take one lock; true if it had to wait for another transaction. */
 static bool
-match_lock(const MatchTrigger *t, uint32 key, uint16 space, LOCKMODE mode)
+match_lock(const GlickoMatchSetup *t, uint32 key, uint16 space, LOCKMODE mode)
 {
 	LOCKTAG		tag;
 
@@ -717,10 +674,10 @@ match_lock(const MatchTrigger *t, uint32 key, uint16 space, LOCKMODE mode)
  * instead (also when it waited for a bucket only).
  */
 static void
-lock_matches(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match *m,
+lock_matches(const GlickoMatchSetup *t, Relation matches, const GlickoMatchRow *rows, const GlickoMatch *m,
 			 int n_matches)
 {
-	const MatchColumn *col = &t->col[COL_MATCH];
+	const GlickoMatchColumn *col = &t->col[MATCH_COL_MATCH];
 	TypeCacheEntry *tc = lookup_type_cache(col->type, TYPECACHE_HASH_PROC_FINFO);
 	MatchLock  *locks = palloc(sizeof(MatchLock) * n_matches);
 	int			n_hashes = 0;
@@ -735,7 +692,7 @@ lock_matches(const MatchTrigger *t, Relation matches, const MatchRow *rows, cons
 			locks[i].hash = DatumGetUInt32(FunctionCall1Coll(&tc->hash_proc_finfo, col->collation, id));
 		else
 		{
-			char	   *text = value_text(t, COL_MATCH, id);
+			char	   *text = value_text(t, MATCH_COL_MATCH, id);
 
 			locks[i].hash = DatumGetUInt32(hash_any((unsigned char *) text, strlen(text)));
 		}
@@ -767,19 +724,15 @@ lock_matches(const MatchTrigger *t, Relation matches, const MatchRow *rows, cons
 		ereport(ERROR,
 				errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
 				errmsg("could not serialize access: %s %s of %s was being written by another transaction",
-					   col->name, value_text(t, COL_MATCH, rows[m[locks[waited].match].first].match),
+					   col->name, value_text(t, MATCH_COL_MATCH, rows[m[locks[waited].match].first].match),
 					   RelationGetRelationName(matches)),
 				errdetail("This transaction's snapshot may not see that transaction's rows of the match."),
 				errhint("Retry the transaction."));
 }
 
-/*
- * Rate the matches in order, each player from his rating as the matches
- * before left it (locked[]).
- */
-static void
-rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match *m,
-	 int n_matches, GlickoLiveRow *locked, GlickoLiveStore *store)
+void
+glicko_match_rate(const GlickoMatchSetup *t, const char *table, const GlickoMatchRow *rows, const GlickoMatch *m,
+				  int n_matches, GlickoLiveRow *locked, GlickoLiveStore *store)
 {
 	int			most = 0;
 	Glicko2Rating *pre;
@@ -802,7 +755,7 @@ rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match 
 
 	for (int i = 0; i < n_matches; i++)
 	{
-		const MatchRow *mr = &rows[m[i].first];
+		const GlickoMatchRow *mr = &rows[m[i].first];
 		TimestampTz at = mr[0].played_at;
 		GlickoTeamMatch match = {t->method, m[i].n, m[i].n_teams, team, pre,
 		t->has_weight ? share : NULL, place, t->party_column ? party : NULL, t->advantage};
@@ -828,9 +781,9 @@ rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match 
 		if (status == GLICKO_OK && store)
 			glicko_live_mates_match(store, &match, player, at, locked, &t->opt, sums,
 									psprintf("live rating of %s %s written to %s",
-											 t->col[COL_MATCH].name,
-											 value_text(t, COL_MATCH, mr[0].match),
-											 RelationGetRelationName(matches)));
+											 t->col[MATCH_COL_MATCH].name,
+											 value_text(t, MATCH_COL_MATCH, mr[0].match),
+											 table));
 		else if (status == GLICKO_OK)
 		{
 			glicko_team_prepare(&match,
@@ -854,9 +807,9 @@ rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match 
 			glicko_live_mates_after(store, locked);
 		if (status != GLICKO_OK)
 			glicko_report_status(status, psprintf("live rating of %s %s written to %s",
-												  t->col[COL_MATCH].name,
-												  value_text(t, COL_MATCH, mr[0].match),
-												  RelationGetRelationName(matches)));
+												  t->col[MATCH_COL_MATCH].name,
+												  value_text(t, MATCH_COL_MATCH, mr[0].match),
+												  table));
 	}
 }
 
@@ -864,10 +817,10 @@ rate(const MatchTrigger *t, Relation matches, const MatchRow *rows, const Match 
 static void
 rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 {
-	const MatchTrigger *t = e->state;
+	const GlickoMatchSetup *t = e->state;
 	Relation	matches = trigdata->tg_relation;
-	MatchRow   *rows;
-	Match	   *m;
+	GlickoMatchRow *rows;
+	GlickoMatch *m;
 	Datum	   *keys;
 	GlickoLiveRow *locked;
 	GlickoLiveStore *store = NULL;
@@ -887,15 +840,15 @@ rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 	rows = read_rows(t, trigdata, &n_rows);
 	if (n_rows == 0)
 		return;
-	m = group_matches(t, matches, rows, n_rows, &n_matches);
-	keys = number_players(t, rows, n_rows, &n_keys);
+	m = glicko_match_group(t, RelationGetRelationName(matches), rows, n_rows, &n_matches);
+	keys = glicko_match_number_players(t, rows, n_rows, &n_keys);
 
 	/* Every row locked in key order; missing players added as unrated. */
 	locked = palloc(sizeof(GlickoLiveRow) * n_keys);
 	first_at = palloc(sizeof(Datum) * n_keys);
 	for (int i = n_rows - 1; i >= 0; i--)	/* (rows are in match order) */
 		first_at[rows[i].key] = TimestampTzGetDatum(rows[i].played_at);
-	glicko_live_lock_players(e, &t->ratings, t->col[COL_PLAYER].type, n_keys, keys, first_at,
+	glicko_live_lock_players(e, &t->ratings, t->col[MATCH_COL_PLAYER].type, n_keys, keys, first_at,
 							 locked, "a match", RelationGetRelationName(matches));
 
 	/* Each match once, after every player's row lock. */
@@ -903,9 +856,9 @@ rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 
 	/* The store's pairs of every player, after the match ids. */
 	if (t->teammates)
-		store = glicko_live_mates_read(&t->mates, e, &t->ratings, t->col[COL_PLAYER].type, n_keys, keys);
+		store = glicko_live_mates_read(&t->mates, e, &t->ratings, t->col[MATCH_COL_PLAYER].type, n_keys, keys);
 
-	rate(t, matches, rows, m, n_matches, locked, store);
+	glicko_match_rate(t, RelationGetRelationName(matches), rows, m, n_matches, locked, store);
 
 	/*
 	 * Every player's row written once (rated_at never moves back), unless a
@@ -918,7 +871,7 @@ rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 		ids[i] = rows[m[i].first].match;
 		counts[i] = Int64GetDatum(m[i].n);
 	}
-	args[0] = glicko_live_array(ids, n_matches, t->col[COL_MATCH].type);
+	args[0] = glicko_live_array(ids, n_matches, t->col[MATCH_COL_MATCH].type);
 	args[1] = glicko_live_array(counts, n_matches, INT8OID);
 	written = glicko_live_write_rows(e, &t->ratings, n_keys, locked, args, 2);
 	if (written != n_keys)
@@ -937,8 +890,8 @@ rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 			ereport(ERROR,
 					errcode(ERRCODE_UNIQUE_VIOLATION),
 					errmsg("bad match written to %s: %s %s: it has rows written by another statement",
-						   RelationGetRelationName(matches), t->col[COL_MATCH].name,
-						   value_text(t, COL_MATCH, ids[DatumGetInt64(other) - 1])),
+						   RelationGetRelationName(matches), t->col[MATCH_COL_MATCH].name,
+						   value_text(t, MATCH_COL_MATCH, ids[DatumGetInt64(other) - 1])),
 					errdetail("A match is rated once, from the rows of the statement that writes it; the statement's matches are refused and none of them is rated."),
 					errhint("Write all the rows of a match in one INSERT, and each match once."));
 		}
@@ -947,7 +900,7 @@ rate_statement(GlickoLiveEntry *e, TriggerData *trigdata)
 							psprintf("live rating of the matches written to %s",
 									 RelationGetRelationName(matches)));
 	if (store)
-		glicko_live_mates_write(&t->mates, e, &t->ratings, store, t->col[COL_PLAYER].type, keys,
+		glicko_live_mates_write(&t->mates, e, &t->ratings, store, t->col[MATCH_COL_PLAYER].type, keys,
 								psprintf("the matches written to %s", RelationGetRelationName(matches)));
 }
 

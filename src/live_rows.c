@@ -60,6 +60,32 @@ glicko_live_option_split(const char *arg, const char *who, const char *option_na
 	*value = eq + 1;
 }
 
+char **
+glicko_live_option_args(FunctionCallInfo fcinfo, int argno, const char *who,
+						const char *option_names, int *n)
+{
+	Datum	   *items;
+	bool	   *nulls;
+	char	  **args;
+
+	*n = 0;
+	if (PG_ARGISNULL(argno))
+		return NULL;
+	deconstruct_array(PG_GETARG_ARRAYTYPE_P(argno), TEXTOID, -1, false, TYPALIGN_INT,
+					  &items, &nulls, n);
+	args = palloc(sizeof(char *) * Max(*n, 1));
+	for (int i = 0; i < *n; i++)
+	{
+		if (nulls[i])
+			ereport(ERROR,
+					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					errmsg("%s: an option is NULL", who),
+					errhint("Options are 'name=value': %s.", option_names));
+		args[i] = TextDatumGetCString(items[i]);
+	}
+	return args;
+}
+
 void
 glicko_live_unknown_option(const char *who, const char *name, const char *option_names)
 {
@@ -726,8 +752,9 @@ refuse_unreachable(TriggerData *trigdata, const char *fn)
  * A live trigger on a table Citus distributes or replicates runs on its
  * shards (or on every copy): it would lock the players' rows from one node
  * in no order shared with the others, or rate a game once per copy.  It is
- * refused; the supported path on Citus for games is glicko2_rate_game
- * (live_rate_game.c), which the writer calls; matches have none.
+ * refused; the supported paths on Citus, which the writer calls, are
+ * glicko2_rate_game for games (live_rate_game.c) and glicko2_rate_match
+ * for matches (live_rate_match.c).
  * (The catalog of Citus is read only where it is installed, once per
  * trigger built.)
  */
@@ -739,12 +766,14 @@ refuse_citus_table(TriggerData *trigdata)
 	bool		isnull;
 	char	   *fn = get_func_name(trigdata->tg_trigger->tgfoid);
 	const char *ratings = "'<ratings>'";
+	const char *table;
 
 	if (!OidIsValid(get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE)))
 		return;
 	values[0] = ObjectIdGetDatum(RelationGetRelid(trigdata->tg_relation));
-	if (SPI_execute_with_args("SELECT glicko2_internal.glicko2_citus_placed($1)", 1, argtypes, values,
-							  NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+	if (SPI_execute_with_args("SELECT glicko2_internal.glicko2_citus_placed($1),"
+							  " glicko2_internal.glicko2_citus_table($1)::pg_catalog.text",
+							  1, argtypes, values, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "glicko2_citus_placed failed");
 	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)) || isnull)
 	{
@@ -753,6 +782,9 @@ refuse_citus_table(TriggerData *trigdata)
 	}
 	if (trigdata->tg_trigger->tgnargs > 0)
 		ratings = quote_literal_cstr(trigdata->tg_trigger->tgargs[0]);
+	/* (the table, not its shard, whose trigger this is) */
+	table = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+	table = table ? quote_literal_cstr(table) : "'<matches>'";
 	ereport(ERROR,
 			errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 			errmsg("live trigger %s (%s) cannot rate rows written to %s: Citus distributes the table",
@@ -761,7 +793,8 @@ refuse_citus_table(TriggerData *trigdata)
 			fn != NULL && strcmp(fn, "glicko2_rate_games") == 0
 			? errhint("Call glicko2_rate_game(%s, player, opponent, score, played_at[, options]) in the transaction that writes the game (docs/citus.md, Live ratings).",
 					  ratings)
-			: errhint("Team and free-for-all matches have no live path on Citus: rate them by periods with glicko2_close_matches (docs/citus.md, Live ratings)."));
+			: errhint("Call glicko2_rate_match(%s, %s, match_id[, options]) in the transaction that writes the match's rows (docs/citus.md, Live ratings).",
+					  ratings, table));
 }
 
 GlickoLiveEntry *

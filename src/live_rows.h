@@ -48,6 +48,13 @@ extern void glicko_live_option_split(const char *arg, const char *who,
 extern bool glicko_live_common_option(const char *name, const char *value,
 									  GlickoLiveOptions *opt, MemoryContext cxt);
 
+/*
+ * The VARIADIC options text[] of a SQL-callable function (argument argno;
+ * NULL: none) as C strings, n of them; ERROR on a NULL one.
+ */
+extern char **glicko_live_option_args(FunctionCallInfo fcinfo, int argno, const char *who,
+									  const char *option_names, int *n);
+
 glicko_noreturn extern void glicko_live_unknown_option(const char *who,
 													   const char *name,
 													   const char *option_names);

@@ -2,7 +2,7 @@
 -- shards, games rated from the coordinator and from a worker; the same
 -- ratings bit for bit as the trigger glicko2_rate_games on a plain table
 -- rating the same games; all or nothing across nodes; bad games refused;
--- the live trigger for team matches refused (no live path on Citus).
+-- the live trigger for team matches refused (its hint names glicko2_rate_match).
 -- (Concurrency: test/citus/live_stress.sh.)
 SET citus.shard_count = 32;
 SET citus.next_shard_id = 193000;
@@ -107,8 +107,9 @@ SELECT create_distributed_table('handles', 'handle');
 SELECT glicko2_rate_game('handles', 'magnus'::text, 'hikaru', 0.5, '2026-03-01', 'player_column=handle');
 SELECT handle, rating = glicko2_game(NULL, NULL, 0.5) AS drawn_from_unrated, rated_at FROM handles ORDER BY handle;
 
--- Team matches have no live path on Citus: glicko2_rate_matches on a
--- distributed matches table is refused, saying so; nothing is written.
+-- Team matches: glicko2_rate_matches on a distributed matches table is
+-- refused, naming glicko2_rate_match (test/citus/live_rate_match.sql);
+-- nothing is written.
 SET citus.enable_unsafe_triggers = on;
 SET citus.next_shard_id = 193100;
 CREATE TABLE matches (match_id int, player_id int, team int, place int, played_at timestamptz,
