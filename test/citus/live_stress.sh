@@ -23,6 +23,7 @@ players=${LIVE_PLAYERS:-50}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 sql() { psql -X -q -v ON_ERROR_STOP=1 -p "$CITUS_PORT" "$@"; }
+. "$(dirname "$0")/../../tools/citus-pgbench.sh"
 
 sql >/dev/null <<SQL
 SET client_min_messages = warning;
@@ -57,41 +58,10 @@ COMMIT;
 SQL
 sed 's/^COMMIT;/ROLLBACK;/; s/:origin/-1/' "$dir/game.sql" >"$dir/rollback.sql"
 
-# Each node's log from here on is this run's (other tests wrote before).
-logs=()
-if [ -n "${CITUS_DIR:-}" ]; then
-  for log in "$CITUS_DIR"/node[0-9].log; do logs+=("$log:$(stat -c %s "$log")"); done
-fi
-
-# Coordinator 4 clients, each worker 2, at once.
+# Coordinator 4 clients, each worker 2, at once (tools/citus-pgbench.sh).
 if [ -n "$seconds" ]; then run=(-T "$seconds"); else run=(-t "$games"); fi
-pids=()
-for origin in 0 1 2; do
-  clients=$([ "$origin" -eq 0 ] && echo 4 || echo 2)
-  pgbench -n -p $((CITUS_PORT + origin)) -c "$clients" -j 1 "${run[@]}" -D origin=$origin \
-    -f "$dir/game.sql@19" -f "$dir/rollback.sql@1" -l --log-prefix="$dir/lat$origin" \
-    >"$dir/pgbench$origin.out" 2>&1 &
-  pids+=($!)
-done
-failed=0
-for i in 0 1 2; do wait "${pids[$i]}" || failed=1; done
-for origin in 0 1 2; do
-  echo "origin $origin: $(grep -E '^(number of transactions actually processed|number of failed|tps)' "$dir/pgbench$origin.out" | tr '\n' ' ')"
-done
-[ "$failed" -eq 0 ] || { cat "$dir"/pgbench*.out; echo "pgbench failed (deadlock?)"; exit 1; }
-! grep -h '^number of failed transactions: [1-9]' "$dir"/pgbench*.out || { echo "transactions failed"; exit 1; }
-# PostgreSQL's "deadlock detected", Citus's "... in a distributed deadlock".
-for entry in "${logs[@]}"; do
-  if tail -c +"$((${entry##*:} + 1))" "${entry%:*}" | grep -E 'deadlock detected|distributed deadlock'; then
-    echo "a node logged a deadlock (${entry%:*})"; exit 1
-  fi
-done
-[ ${#logs[@]} -eq 0 ] || echo "deadlocks logged by the ${#logs[@]} nodes during the run: 0"
-
-# Committed games per origin, from pgbench's per-script report.
-committed() { awk '$0 ~ "SQL script [0-9]+: .*game.sql" {s = 1} s && / transactions / {print $2; exit}' "$1"; }
-want=0
-for origin in 0 1 2; do want=$((want + $(committed "$dir/pgbench$origin.out"))); done
+CITUS_PGBENCH_LATENCY=1 citus_pgbench "$dir" game.sql "${run[@]}"
+want=$citus_committed
 read -r got rolled_back < <(psql -X -At -F ' ' -p "$CITUS_PORT" -c "
   SELECT count(*) FILTER (WHERE origin >= 0), count(*) FILTER (WHERE origin < 0) FROM live_stress_games")
 echo "games committed $want, written $got, rolled back and written $rolled_back"
