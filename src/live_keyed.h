@@ -20,8 +20,8 @@ typedef struct GlickoKeyedSql
 	const char *insert;			/* $1, unrated $2, rated_at $3 */
 	const char *write;			/* $1, rating $2, rated_at $3 */
 	Oid			types[3];
-	const char *what;			/* names the write in errors: "a game given
-								 * to glicko2_rate_game" */
+	const char *what;			/* names the write in errors: "a game given to
+								 * glicko2_rate_game" */
 } GlickoKeyedSql;
 
 /* The statements for players' keys of key_type (cast to the ratings key). */
